@@ -1,0 +1,55 @@
+/**
+ * The contract between the runtime (sessions, KV buffers) and the decoders that drive it.
+ * The runtime knows nothing of prompts or heads; the decoder knows nothing of ONNX.
+ */
+import type { QwenConfig } from "../model/types";
+
+/**
+ * Key/value cache for every layer, batch 1.
+ * `keys[l]` and `values[l]` are laid out [numKeyValueHeads, length, headDim] (row-major, float32),
+ * which is the ONNX tensor [1, kvHeads, length, headDim] without its batch axis.
+ */
+export interface KvState {
+  readonly length: number;
+  readonly keys: Float32Array[];
+  readonly values: Float32Array[];
+}
+
+/** One forward pass over `q` new tokens on top of `past`. */
+export interface StepInput {
+  /** q token ids. */
+  tokenIds: ArrayLike<number>;
+  /** q absolute positions (RoPE); branches of a tree may share positions. */
+  positions: ArrayLike<number>;
+  /**
+   * Additive mask [q, past.length + q], row-major: 0 where token i may attend, -Infinity
+   * (or a large negative) where it may not. Omit for plain causal attention.
+   */
+  attentionMask?: Float32Array;
+  /** Cache the new tokens extend; `emptyKv()` for a fresh sequence. */
+  past: KvState;
+  /** Which of the q new rows to compute logits for (default: the last one only). */
+  logitRows?: ArrayLike<number>;
+}
+
+export interface StepOutput {
+  /** [logitRows.length, vocabSize] row-major. */
+  logits: Float32Array;
+  /** past followed by the q new tokens (length past.length + q). */
+  present: KvState;
+}
+
+/** A loaded decoder graph behind an ONNX Runtime session. */
+export interface DecoderRuntime {
+  readonly config: QwenConfig;
+  /** Execution provider actually in use. */
+  readonly provider: "cpu" | "cuda";
+  step(input: StepInput): Promise<StepOutput>;
+  /** An empty cache (length 0). */
+  emptyKv(): KvState;
+  /** A copy of the first `length` positions of `kv`. */
+  sliceKv(kv: KvState, length: number): KvState;
+  /** Bytes held by a cache, for LRU accounting. */
+  kvBytes(kv: KvState): number;
+  dispose(): Promise<void>;
+}
