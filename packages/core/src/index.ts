@@ -6,3 +6,34 @@
 export { VERSION } from "./version";
 export type { QwenArchitecture, QwenConfig, SafetensorsDtype, TensorInfo, WeightSource } from "./model/types";
 export type { DecoderRuntime, KvState, StepInput, StepOutput } from "./runtime/types";
+export { buildPrompt, PromptFormatError, systemPrefix } from "./prompt/build";
+export type { HeadName } from "./prompt/heads";
+export {
+  END_OF_TURN,
+  headCloseTag,
+  headNames,
+  headTag,
+  headTags,
+  NULL_MARKER,
+  stopMarkers,
+} from "./prompt/heads";
+export { toPythonJson } from "./prompt/python-json";
+export {
+  MAX_HISTORY,
+  renderEnvironment,
+  renderHistory,
+  renderToolJson,
+  renderToolsBlock,
+} from "./prompt/render";
+export type { PromptFormat, PromptRequest, SystemRequest } from "./prompt/request";
+export type { FunctionSchema, ParameterType, ToolInput, ToolParameter, ToolSpec } from "./prompt/tools";
+export {
+  isToolSpec,
+  MAX_TOOL_PARAMETERS,
+  maxParameterCount,
+  normalizeTools,
+  ToolSchemaError,
+  toToolSpecs,
+} from "./prompt/tools";
+export { buildPromptV1, systemPrefixV1, V1_HEADS_DESCRIPTION } from "./prompt/v1";
+export { buildPromptV2, systemPrefixV2, V2_DEFAULT_SYSTEM } from "./prompt/v2";
