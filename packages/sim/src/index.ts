@@ -1,1 +1,21 @@
-export {};
+/**
+ * @rtool/sim: deterministic simulated worlds (robot arm, avatar, tower defense, Neon Arena, Pong,
+ * Flappy Bird) that apply the reference scenarios' tool calls, for tests and demos without hardware.
+ */
+export * from "./arm";
+export {
+  dispatchCall,
+  formatHistoryEntry,
+  type ToolHandler,
+  type ValidArgs,
+  validateCall,
+} from "./call-dispatch";
+export { createPrng, type Prng } from "./prng";
+export {
+  type Scenario,
+  type ScenarioExample,
+  type ScenarioName,
+  scenarios,
+  scenarioTools,
+} from "./scenarios";
+export * from "./world";
