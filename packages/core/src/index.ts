@@ -37,3 +37,16 @@ export {
 } from "./prompt/tools";
 export { buildPromptV1, systemPrefixV1, V1_HEADS_DESCRIPTION } from "./prompt/v1";
 export { buildPromptV2, systemPrefixV2, V2_DEFAULT_SYSTEM } from "./prompt/v2";
+export type { ParsedValue } from "./calls/head-value";
+export {
+  enumText,
+  headValueText,
+  INTEGER_PATTERN,
+  NUMBER_PATTERN,
+  parseParameterValue,
+  stripTokenizerSpace,
+} from "./calls/head-value";
+export type { HistoryCall } from "./calls/history";
+export { formatCallForHistory } from "./calls/history";
+export type { CallIssue, HeadTexts, MappedCall } from "./calls/map-heads";
+export { mapHeadsToCall } from "./calls/map-heads";
