@@ -50,3 +50,33 @@ export type { HistoryCall } from "./calls/history";
 export { formatCallForHistory } from "./calls/history";
 export type { CallIssue, HeadTexts, MappedCall } from "./calls/map-heads";
 export { mapHeadsToCall } from "./calls/map-heads";
+export {
+  ConfigError,
+  ModelLoadError,
+  SafetensorsError,
+  TensorDtypeError,
+  TensorMissingError,
+  TensorShapeError,
+  TokenizerError,
+  UnsupportedArchitectureError,
+} from "./model/errors";
+export {
+  type GenerationConfig,
+  parseGenerationConfig,
+  parseQwenConfig,
+  readGenerationConfig,
+  readQwenConfig,
+} from "./model/config";
+export { bfloat16ToFloat32, halfToFloat32 } from "./model/half-float";
+export { SafetensorsFile, type SafetensorsHeader, type StoredTensor } from "./model/safetensors";
+export { type TensorToWrite, writeSafetensors } from "./model/safetensors-writer";
+export { openWeights, type ShardedTensor, ShardedWeights } from "./model/weights";
+export {
+  type CheckQwenWeightsOptions,
+  checkQwenWeights,
+  type ExpectedTensor,
+  expectedQwenTensors,
+  type LinearTensorCheck,
+  type QwenTensorRole,
+} from "./model/qwen-weights";
+export { type RandomCheckpointOptions, writeRandomQwenCheckpoint } from "./model/random-checkpoint";
