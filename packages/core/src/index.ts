@@ -80,3 +80,40 @@ export {
   type QwenTensorRole,
 } from "./model/qwen-weights";
 export { type RandomCheckpointOptions, writeRandomQwenCheckpoint } from "./model/random-checkpoint";
+export {
+  type AttributeValue,
+  type Dim,
+  type ElemType,
+  GraphBuilder,
+  type Initializer,
+} from "./graph/onnx-builder";
+export type { QwenGraphOptions, WeightProvider, WeightTensor } from "./graph/qwen";
+export {
+  buildQwenGraph,
+  float32Linear,
+  type LinearHook,
+  type LinearSpec,
+  QWEN_GRAPH_VERSION,
+  QWEN_IO,
+} from "./graph/qwen";
+export { qwenTensorShapes, randomQwenWeights } from "./graph/random-weights";
+export { type SavedModel, saveModel } from "./graph/save-model";
+export { physicalCoreCount } from "./runtime/cpu-cores";
+export {
+  CUDA_INSTALL_HINT,
+  ProviderUnavailableError,
+  RuntimeError,
+  SessionCreateError,
+  StepInputError,
+  UnknownProviderError,
+} from "./runtime/errors";
+export { causalMask, emptyKvState, type KvShape, kvStateBytes, sliceKvState } from "./runtime/kv";
+export { OrtDecoderRuntime } from "./runtime/ort-runtime";
+export {
+  type CreatedSession,
+  createSession,
+  type ProviderRequest,
+  type SessionOptions,
+} from "./runtime/session";
+export { type GenerateOptions, Model, type TextTokenizer } from "./model";
+export { createModelFromWeights, type LoadModelOptions } from "./create-model";

@@ -1,0 +1,80 @@
+/**
+ * Models from weights already in memory, and the shared step from a built graph to a runtime.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { GraphBuilder } from "./graph/onnx-builder";
+import { buildQwenGraph, type LinearHook, type WeightProvider } from "./graph/qwen";
+import { saveModel } from "./graph/save-model";
+import { Model, type TextTokenizer } from "./model";
+import type { QwenConfig } from "./model/types";
+import { OrtDecoderRuntime } from "./runtime/ort-runtime";
+import { createSession, type ProviderRequest } from "./runtime/session";
+
+/** Graphs with more initializer bytes than this are handed to ONNX Runtime as files, not bytes. */
+const IN_MEMORY_GRAPH_LIMIT = 1 << 30;
+
+/** Options of `loadModel` and {@link createModelFromWeights}. */
+export interface LoadModelOptions {
+  /** Execution provider; default "cpu". "auto" uses CUDA when installed, else the CPU. */
+  provider?: ProviderRequest;
+  /** Intra-op threads; default the physical cores available. */
+  threads?: number;
+  /** Keep built graphs on disk (`$RTOOL_CACHE_DIR` or `~/.cache/rtool/graphs`); default true. */
+  cache?: boolean;
+  /** Emits linear layers (quantized builds); default float32. */
+  linear?: LinearHook;
+  /** Distinguishes cache entries of graphs built differently from the same weights (e.g. "int8"). */
+  cacheVariant?: string;
+  /** Warnings (e.g. the "auto" provider falling back to the CPU); default `console.warn`. */
+  onWarning?: (message: string) => void;
+}
+
+/** Creates the runtime for a built graph: in memory when small, through a temporary file when large. */
+export async function runtimeForGraph(
+  config: QwenConfig,
+  graph: GraphBuilder,
+  options: LoadModelOptions = {},
+): Promise<OrtDecoderRuntime> {
+  const sessionOptions = {
+    provider: options.provider,
+    threads: options.threads,
+    onWarning: options.onWarning,
+  };
+  if (graph.initializerBytes() <= IN_MEMORY_GRAPH_LIMIT) {
+    const { session, provider } = await createSession(graph.serialize(), sessionOptions);
+    return new OrtDecoderRuntime(config, session, provider);
+  }
+  // protobuf cannot hold 2 GB: write model + external data, load, then drop the files
+  // (ONNX Runtime has read or mapped them by then).
+  const dir = mkdtempSync(join(tmpdir(), "rtool-graph-"));
+  try {
+    const saved = saveModel(graph, join(dir, "model.onnx"));
+    const { session, provider } = await createSession(saved.modelPath, sessionOptions);
+    return new OrtDecoderRuntime(config, session, provider);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A model from a config and weights held in memory (random weights for benchmarks, converted
+ * checkpoints), with an optional tokenizer. Nothing is cached on disk.
+ *
+ * @example
+ * ```ts
+ * const model = await createModelFromWeights(config, randomQwenWeights(config, 1));
+ * const { logits } = await model.forward([1, 2, 3]);
+ * ```
+ */
+export async function createModelFromWeights<T extends TextTokenizer | undefined = undefined>(
+  config: QwenConfig,
+  weights: WeightProvider,
+  tokenizer?: T,
+  options: LoadModelOptions = {},
+): Promise<Model<T>> {
+  const graph = buildQwenGraph(config, weights, { linear: options.linear });
+  const runtime = await runtimeForGraph(config, graph, options);
+  return new Model(runtime, tokenizer as T);
+}

@@ -1,0 +1,275 @@
+/**
+ * The Qwen2 / Qwen3 decoder as an ONNX graph, built in the order of the model math
+ * (compare llama2.c's `forward`). Hidden states are 2-D [q, hidden] throughout (batch 1).
+ *
+ * Inputs:  input_ids int64 [1, q], position_ids int64 [1, q],
+ *          attention_mask float32 [1, 1, q, past+q] (additive), logit_rows int64 [r],
+ *          past_key_values.{i}.key / .value float32 [1, kvHeads, past, headDim].
+ * Outputs: logits float32 [r, vocab],
+ *          present.{i}.key / .value float32 [1, kvHeads, past+q, headDim].
+ */
+import type { QwenConfig } from "../model/types";
+import { GraphBuilder } from "./onnx-builder";
+
+/** Bumped whenever the graph this file builds changes, so cached graphs are rebuilt. */
+export const QWEN_GRAPH_VERSION = 1;
+
+/** One float32 weight and its shape (HF layout, e.g. Linear weights are [out, in]). */
+export interface WeightTensor {
+  data: Float32Array;
+  shape: number[];
+}
+
+/** Returns the float32 weight stored under a Hugging Face tensor name. */
+export type WeightProvider = (name: string) => WeightTensor;
+
+/** What a linear layer computes: `x @ weight.T + bias`, weight named `${prefix}.weight`. */
+export interface LinearSpec {
+  /** HF prefix, e.g. `model.layers.0.self_attn.q_proj`. */
+  prefix: string;
+  inFeatures: number;
+  outFeatures: number;
+  hasBias: boolean;
+}
+
+/**
+ * Emits one linear layer into the graph and returns its output ([q, outFeatures]).
+ * The default stores the weight as a float32 initializer; quantized builds swap in their own.
+ */
+export type LinearHook = (g: GraphBuilder, x: string, spec: LinearSpec, weights: WeightProvider) => string;
+
+/** Float32 linear layer: Gemm with transB keeps the HF [out, in] weight as stored (no transpose copy). */
+export const float32Linear: LinearHook = (g, x, spec, weights) => {
+  const w = weights(`${spec.prefix}.weight`);
+  const wName = g.initializer(`${spec.prefix}.weight`, w.data, [spec.outFeatures, spec.inFeatures]);
+  let bName: string | undefined;
+  if (spec.hasBias) {
+    const b = weights(`${spec.prefix}.bias`);
+    bName = g.initializer(`${spec.prefix}.bias`, b.data, [spec.outFeatures]);
+  }
+  return g.gemm(x, wName, bName, { transB: true });
+};
+
+/** Options of {@link buildQwenGraph}. */
+export interface QwenGraphOptions {
+  /** How linear layers (q/k/v/o, gate/up/down) are emitted; default {@link float32Linear}. */
+  linear?: LinearHook;
+}
+
+/** Names of the graph's inputs and outputs, shared with the runtime. */
+export const QWEN_IO = {
+  inputIds: "input_ids",
+  positionIds: "position_ids",
+  attentionMask: "attention_mask",
+  logitRows: "logit_rows",
+  logits: "logits",
+  pastKey: (layer: number) => `past_key_values.${layer}.key`,
+  pastValue: (layer: number) => `past_key_values.${layer}.value`,
+  presentKey: (layer: number) => `present.${layer}.key`,
+  presentValue: (layer: number) => `present.${layer}.value`,
+} as const;
+
+interface Ctx {
+  g: GraphBuilder;
+  config: QwenConfig;
+  weights: WeightProvider;
+  linear: LinearHook;
+}
+
+/**
+ * Builds the decoder graph of a Qwen2/Qwen3 model from its config and weights.
+ *
+ * @example
+ * ```ts
+ * const graph = buildQwenGraph(config, (name) => ({ data: source.readFloat32(name), shape: source.tensors.get(name)!.shape }));
+ * const bytes = graph.serialize();
+ * ```
+ */
+export function buildQwenGraph(
+  config: QwenConfig,
+  weights: WeightProvider,
+  options: QwenGraphOptions = {},
+): GraphBuilder {
+  const g = new GraphBuilder(`rtool-${config.architecture}`);
+  const ctx: Ctx = { g, config, weights, linear: options.linear ?? float32Linear };
+  const { hiddenSize, numKeyValueHeads: kvH, headDim, vocabSize } = config;
+
+  const inputIds = g.input(QWEN_IO.inputIds, "int64", [1, "q"]);
+  const positionIds = g.input(QWEN_IO.positionIds, "int64", [1, "q"]);
+  const mask = g.input(QWEN_IO.attentionMask, "float32", [1, 1, "q", "total"]);
+  const logitRows = g.input(QWEN_IO.logitRows, "int64", ["r"]);
+
+  // token embedding: [q, hidden]
+  const embed = g.initializer("model.embed_tokens.weight", weights("model.embed_tokens.weight").data, [
+    vocabSize,
+    hiddenSize,
+  ]);
+  let x = g.gather(embed, g.reshape(inputIds, [-1]));
+  // RoPE tables for these positions, shared by every layer: [1, 1, q, headDim]
+  const { cos, sin } = ropeTables(ctx, positionIds);
+
+  for (let layer = 0; layer < config.numLayers; layer++) {
+    const p = `model.layers.${layer}`;
+    const pastK = g.input(QWEN_IO.pastKey(layer), "float32", [1, kvH, "past", headDim]);
+    const pastV = g.input(QWEN_IO.pastValue(layer), "float32", [1, kvH, "past", headDim]);
+    // attention rmsnorm, attention, residual
+    const h = rmsNorm(ctx, x, `${p}.input_layernorm.weight`, hiddenSize);
+    const att = attention(ctx, layer, h, { cos, sin, mask, pastK, pastV });
+    x = g.add(x, att);
+    // ffn rmsnorm, SwiGLU, residual
+    const h2 = rmsNorm(ctx, x, `${p}.post_attention_layernorm.weight`, hiddenSize);
+    x = g.add(x, swiglu(ctx, `${p}.mlp`, h2));
+  }
+
+  // keep only the rows that need logits, then final norm and classifier
+  const rows = g.gather(x, logitRows);
+  const normed = rmsNorm(ctx, rows, "model.norm.weight", hiddenSize);
+  const logits = g.gemm(normed, lmHeadWeight(ctx, embed), undefined, { transB: true });
+  g.output(logits, QWEN_IO.logits, "float32", ["r", vocabSize]);
+  return g;
+}
+
+/** `x * 1/sqrt(mean(x^2) + eps) * weight` over the last axis, in float32 (ORT fuses the pattern). */
+function rmsNorm(ctx: Ctx, x: string, weightName: string, size: number): string {
+  const { g } = ctx;
+  const w = g.initializer(weightName, ctx.weights(weightName).data, [size]);
+  const meanSquare = g.reduceMean(g.pow(x, g.scalar(2)), [-1]);
+  const rms = g.sqrt(g.add(meanSquare, g.scalar(ctx.config.rmsNormEps)));
+  return g.mul(g.div(x, rms), w);
+}
+
+/** cos/sin of `position * inv_freq`, duplicated to headDim (HF convention), as [1, 1, q, headDim]. */
+function ropeTables(ctx: Ctx, positionIds: string): { cos: string; sin: string } {
+  const { g, config } = ctx;
+  const half = config.headDim / 2;
+  const invFreq = new Float32Array(half);
+  for (let i = 0; i < half; i++) invFreq[i] = 1 / config.ropeTheta ** ((2 * i) / config.headDim);
+  const inv = g.initializer("rope.inv_freq", invFreq, [1, half]);
+  // [q, 1] * [1, half] -> [q, half], in float32 like the reference
+  const pos = g.reshape(g.cast(positionIds, "float32"), [-1, 1]);
+  const freqs = g.mul(pos, inv);
+  const emb = g.concat([freqs, freqs], -1);
+  return {
+    cos: g.reshape(g.cos(emb), [1, 1, -1, config.headDim]),
+    sin: g.reshape(g.sin(emb), [1, 1, -1, config.headDim]),
+  };
+}
+
+/** Rotates [1, heads, q, headDim] by the position tables: `x*cos + rotate_half(x)*sin`. */
+function rope(ctx: Ctx, x: string, cos: string, sin: string): string {
+  const { g, config } = ctx;
+  const half = config.headDim / 2;
+  const [x1, x2] = g.split(x, [half, half], -1);
+  const rotated = g.concat([g.neg(x2), x1], -1);
+  return g.add(g.mul(x, cos), g.mul(rotated, sin));
+}
+
+interface AttentionInputs {
+  cos: string;
+  sin: string;
+  mask: string;
+  pastK: string;
+  pastV: string;
+}
+
+/**
+ * Grouped-query attention over past + new keys. Query heads are regrouped per KV head
+ * ([1, kvH, groups*q, hd]) so K/V are never repeated; the mask is broadcast over heads.
+ */
+function attention(ctx: Ctx, layer: number, x: string, io: AttentionInputs): string {
+  const { g, config } = ctx;
+  const { hiddenSize, numAttentionHeads: nH, numKeyValueHeads: kvH, headDim: hd } = config;
+  const p = `model.layers.${layer}.self_attn`;
+  const bias = config.attentionBias;
+  // qkv projections: [q, heads*hd]
+  let q = ctx.linear(
+    g,
+    x,
+    { prefix: `${p}.q_proj`, inFeatures: hiddenSize, outFeatures: nH * hd, hasBias: bias },
+    ctx.weights,
+  );
+  let k = ctx.linear(
+    g,
+    x,
+    { prefix: `${p}.k_proj`, inFeatures: hiddenSize, outFeatures: kvH * hd, hasBias: bias },
+    ctx.weights,
+  );
+  const v = ctx.linear(
+    g,
+    x,
+    { prefix: `${p}.v_proj`, inFeatures: hiddenSize, outFeatures: kvH * hd, hasBias: bias },
+    ctx.weights,
+  );
+  // split heads: [q, heads, hd]
+  q = g.reshape(q, [-1, nH, hd]);
+  k = g.reshape(k, [-1, kvH, hd]);
+  // Qwen3: per-head RMSNorm of q and k before RoPE
+  if (config.qkNorm) {
+    q = rmsNorm(ctx, q, `${p}.q_norm.weight`, hd);
+    k = rmsNorm(ctx, k, `${p}.k_norm.weight`, hd);
+  }
+  // heads first: [1, heads, q, hd]
+  q = g.transpose(g.unsqueeze(q, [0]), [0, 2, 1, 3]);
+  k = g.transpose(g.unsqueeze(k, [0]), [0, 2, 1, 3]);
+  const vHeads = g.transpose(g.reshape(v, [1, -1, kvH, hd]), [0, 2, 1, 3]);
+  // RoPE on q and k
+  q = rope(ctx, q, io.cos, io.sin);
+  k = rope(ctx, k, io.cos, io.sin);
+  // append to the cache: [1, kvH, past+q, hd]
+  const presentK = g.output(g.concat([io.pastK, k], 2), QWEN_IO.presentKey(layer), "float32", [
+    1,
+    kvH,
+    "total",
+    hd,
+  ]);
+  const presentV = g.output(g.concat([io.pastV, vHeads], 2), QWEN_IO.presentValue(layer), "float32", [
+    1,
+    kvH,
+    "total",
+    hd,
+  ]);
+  // scores per KV head: [1, kvH, groups*q, hd] @ [1, kvH, hd, total] -> [1, kvH, groups*q, total]
+  const qScaled = g.mul(g.reshape(q, [1, kvH, -1, hd]), g.scalar(1 / Math.sqrt(hd)));
+  const scores = g.matmul(qScaled, g.transpose(presentK, [0, 1, 3, 2]));
+  // back to per-head rows to add the [1, 1, q, total] mask, softmax over keys
+  const probs = g.softmax(g.add(g.reshape(scores, [1, nH, -1, 0]), io.mask), -1);
+  // weighted values: [1, kvH, groups*q, total] @ [1, kvH, total, hd] -> [1, heads, q, hd]
+  const ctxHeads = g.reshape(g.matmul(g.reshape(probs, [1, kvH, -1, 0]), presentV), [1, nH, -1, hd]);
+  // merge heads: [q, heads*hd], then output projection (no bias)
+  const merged = g.reshape(g.transpose(ctxHeads, [0, 2, 1, 3]), [-1, nH * hd]);
+  return ctx.linear(
+    g,
+    merged,
+    { prefix: `${p}.o_proj`, inFeatures: nH * hd, outFeatures: hiddenSize, hasBias: false },
+    ctx.weights,
+  );
+}
+
+/** SwiGLU MLP: `down(silu(gate(x)) * up(x))`. */
+function swiglu(ctx: Ctx, prefix: string, x: string): string {
+  const { g, config } = ctx;
+  const spec = (name: string, inF: number, outF: number): LinearSpec => ({
+    prefix: `${prefix}.${name}`,
+    inFeatures: inF,
+    outFeatures: outF,
+    hasBias: false,
+  });
+  const gate = ctx.linear(g, x, spec("gate_proj", config.hiddenSize, config.intermediateSize), ctx.weights);
+  const up = ctx.linear(g, x, spec("up_proj", config.hiddenSize, config.intermediateSize), ctx.weights);
+  const silu = g.mul(gate, g.sigmoid(gate));
+  return ctx.linear(
+    g,
+    g.mul(silu, up),
+    spec("down_proj", config.intermediateSize, config.hiddenSize),
+    ctx.weights,
+  );
+}
+
+/** The classifier weight [vocab, hidden]: the embedding itself when tied, so it is stored once. */
+function lmHeadWeight(ctx: Ctx, embed: string): string {
+  if (ctx.config.tieWordEmbeddings) return embed;
+  return ctx.g.initializer("lm_head.weight", ctx.weights("lm_head.weight").data, [
+    ctx.config.vocabSize,
+    ctx.config.hiddenSize,
+  ]);
+}

@@ -1,0 +1,115 @@
+/**
+ * {@link DecoderRuntime} on an ONNX Runtime session running a graph from `graph/qwen.ts`.
+ * Inputs are handed to ONNX Runtime as views of the caller's arrays (no copy), and the present
+ * KV tensors ONNX Runtime returns become the next {@link KvState} as they are.
+ */
+import * as ort from "onnxruntime-node";
+import { QWEN_IO } from "../graph/qwen";
+import type { QwenConfig } from "../model/types";
+import { StepInputError } from "./errors";
+import { causalMask, emptyKvState, kvStateBytes, sliceKvState } from "./kv";
+import type { DecoderRuntime, KvState, StepInput, StepOutput } from "./types";
+
+function toInt64(values: ArrayLike<number>, field: string): BigInt64Array {
+  const out = new BigInt64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isInteger(v) || v < 0)
+      throw new StepInputError(field, `entry ${i} is ${v}, expected a non-negative integer`);
+    out[i] = BigInt(v);
+  }
+  return out;
+}
+
+/**
+ * Runs one Qwen decoder session.
+ *
+ * @example
+ * ```ts
+ * const { session, provider } = await createSession(bytes, { provider: "cpu" });
+ * const runtime = new OrtDecoderRuntime(config, session, provider);
+ * const { logits, present } = await runtime.step({ tokenIds: [1, 2], positions: [0, 1], past: runtime.emptyKv() });
+ * ```
+ */
+export class OrtDecoderRuntime implements DecoderRuntime {
+  private disposed = false;
+
+  constructor(
+    readonly config: QwenConfig,
+    private readonly session: ort.InferenceSession,
+    readonly provider: "cpu" | "cuda",
+  ) {}
+
+  async step(input: StepInput): Promise<StepOutput> {
+    if (this.disposed) throw new StepInputError("runtime", "the runtime was disposed");
+    const { numLayers, numKeyValueHeads: kvH, headDim, vocabSize } = this.config;
+    const q = input.tokenIds.length;
+    const past = input.past;
+    const total = past.length + q;
+    if (q === 0) throw new StepInputError("tokenIds", "at least one token is needed");
+    if (input.positions.length !== q) {
+      throw new StepInputError("positions", `has ${input.positions.length} entries for ${q} tokens`);
+    }
+    const ids = toInt64(input.tokenIds, "tokenIds");
+    for (let i = 0; i < q; i++) {
+      if (ids[i] >= BigInt(vocabSize))
+        throw new StepInputError("tokenIds", `id ${ids[i]} outside the vocabulary (${vocabSize})`);
+    }
+    const mask = input.attentionMask ?? causalMask(q, past.length);
+    if (mask.length !== q * total) {
+      throw new StepInputError("attentionMask", `has ${mask.length} entries, expected ${q} x ${total}`);
+    }
+    const rows = toInt64(input.logitRows ?? [q - 1], "logitRows");
+    for (const r of rows)
+      if (r >= BigInt(q)) throw new StepInputError("logitRows", `row ${r} outside [0, ${q})`);
+    if (past.keys.length !== numLayers || past.values.length !== numLayers) {
+      throw new StepInputError("past", `has ${past.keys.length} layers, the model has ${numLayers}`);
+    }
+
+    const feeds: Record<string, ort.Tensor> = {
+      [QWEN_IO.inputIds]: new ort.Tensor("int64", ids, [1, q]),
+      [QWEN_IO.positionIds]: new ort.Tensor("int64", toInt64(input.positions, "positions"), [1, q]),
+      [QWEN_IO.attentionMask]: new ort.Tensor("float32", mask, [1, 1, q, total]),
+      [QWEN_IO.logitRows]: new ort.Tensor("int64", rows, [rows.length]),
+    };
+    const pastDims = [1, kvH, past.length, headDim];
+    const layerSize = kvH * past.length * headDim;
+    for (let l = 0; l < numLayers; l++) {
+      if (past.keys[l].length !== layerSize || past.values[l].length !== layerSize) {
+        throw new StepInputError(
+          "past",
+          `layer ${l} holds ${past.keys[l].length} floats, expected ${layerSize}`,
+        );
+      }
+      feeds[QWEN_IO.pastKey(l)] = new ort.Tensor("float32", past.keys[l], pastDims);
+      feeds[QWEN_IO.pastValue(l)] = new ort.Tensor("float32", past.values[l], pastDims);
+    }
+
+    const out = await this.session.run(feeds);
+    const keys: Float32Array[] = [];
+    const values: Float32Array[] = [];
+    for (let l = 0; l < numLayers; l++) {
+      keys.push(out[QWEN_IO.presentKey(l)].data as Float32Array);
+      values.push(out[QWEN_IO.presentValue(l)].data as Float32Array);
+    }
+    return { logits: out[QWEN_IO.logits].data as Float32Array, present: { length: total, keys, values } };
+  }
+
+  emptyKv(): KvState {
+    return emptyKvState(this.config);
+  }
+
+  sliceKv(kv: KvState, length: number): KvState {
+    return sliceKvState(kv, length, this.config);
+  }
+
+  kvBytes(kv: KvState): number {
+    return kvStateBytes(kv);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.session.release();
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * ONNX Runtime session creation with rtool's provider policy: CPU tuned for latency, CUDA when its
+ * libraries are installed (a typed error otherwise), and "auto" falling back from CUDA to CPU.
+ */
+import * as ort from "onnxruntime-node";
+import { physicalCoreCount } from "./cpu-cores";
+import { ProviderUnavailableError, SessionCreateError, UnknownProviderError } from "./errors";
+
+/** Execution providers a caller may ask for. */
+export type ProviderRequest = "cpu" | "cuda" | "auto";
+
+/** Options of {@link createSession}. */
+export interface SessionOptions {
+  /** Default "cpu". */
+  provider?: ProviderRequest;
+  /** Intra-op threads; default: the physical cores available to this process. */
+  threads?: number;
+  /** Called with a message when "auto" falls back to the CPU; default `console.warn`. */
+  onWarning?: (message: string) => void;
+}
+
+/** A created session and the provider it actually runs on. */
+export interface CreatedSession {
+  session: ort.InferenceSession;
+  provider: "cpu" | "cuda";
+}
+
+function cpuOptions(threads?: number): ort.InferenceSession.SessionOptions {
+  return {
+    executionProviders: ["cpu"],
+    intraOpNumThreads: threads ?? physicalCoreCount(),
+    interOpNumThreads: 1,
+    executionMode: "sequential",
+    graphOptimizationLevel: "all",
+    enableCpuMemArena: true,
+    enableMemPattern: true,
+    logSeverityLevel: 3,
+  };
+}
+
+function describe(model: Uint8Array | string): string {
+  return typeof model === "string" ? model : `an in-memory model of ${model.byteLength} bytes`;
+}
+
+async function open(model: Uint8Array | string, options: ort.InferenceSession.SessionOptions) {
+  return typeof model === "string"
+    ? ort.InferenceSession.create(model, options)
+    : ort.InferenceSession.create(model, options);
+}
+
+/** Whether this onnxruntime-node build knows the CUDA provider at all (its libraries may still be absent). */
+function cudaIsKnown(): boolean {
+  return ort.listSupportedBackends().some((b) => b.name === "cuda");
+}
+
+async function createCuda(model: Uint8Array | string, threads?: number): Promise<CreatedSession> {
+  const options = { ...cpuOptions(threads), executionProviders: ["cuda"] };
+  try {
+    return { session: await open(model, options), provider: "cuda" };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    // A provider library that cannot be loaded is a provider problem, not a model problem.
+    if (!cudaIsKnown() || /cuda|provider|libonnxruntime_providers|cudnn|cublas/i.test(reason)) {
+      throw new ProviderUnavailableError("cuda", reason.split("\n")[0]);
+    }
+    throw new SessionCreateError(describe(model), reason);
+  }
+}
+
+/**
+ * Creates an ONNX Runtime session for a model given as bytes or as a file path (a path is needed
+ * when the model keeps its weights in an external data file).
+ *
+ * @example
+ * ```ts
+ * const { session, provider } = await createSession("model.onnx", { provider: "auto" });
+ * ```
+ */
+export async function createSession(
+  model: Uint8Array | string,
+  options: SessionOptions = {},
+): Promise<CreatedSession> {
+  const provider = options.provider ?? "cpu";
+  if (provider !== "cpu" && provider !== "cuda" && provider !== "auto")
+    throw new UnknownProviderError(String(provider));
+  if (provider === "cuda") return createCuda(model, options.threads);
+  if (provider === "auto") {
+    try {
+      return await createCuda(model, options.threads);
+    } catch (error) {
+      if (!(error instanceof ProviderUnavailableError)) throw error;
+      (options.onWarning ?? console.warn)(`rtool: CUDA unavailable, running on the CPU (${error.reason})`);
+    }
+  }
+  try {
+    return { session: await open(model, cpuOptions(options.threads)), provider: "cpu" };
+  } catch (error) {
+    throw new SessionCreateError(describe(model), error instanceof Error ? error.message : String(error));
+  }
+}
