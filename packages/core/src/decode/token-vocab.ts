@@ -1,0 +1,103 @@
+/**
+ * The decoder's view of a tokenizer: token texts for constrained selection, and a sorted index of
+ * all token texts so the tokens that keep a head's text valid can be found by walking shared
+ * prefixes (a trie over a sorted array) instead of testing the whole vocabulary.
+ */
+
+/** What the decoder needs from a tokenizer. */
+export interface TokenVocab {
+  /** Number of token ids (the logits width). */
+  readonly size: number;
+  /** The decoded text of one token, special tokens written out (e.g. `"</function>"`). */
+  tokenText(id: number): string;
+  /** Text of a token sequence, special tokens written out. */
+  decode(ids: readonly number[]): string;
+  /** Token ids of a text; special tokens written in the text map to their ids. */
+  encode(text: string): number[];
+}
+
+/**
+ * Token texts of a vocabulary, cached, with a sorted index for prefix walks.
+ *
+ * @example
+ * ```ts
+ * const index = new VocabIndex(vocab);
+ * index.acceptedTokens("mo", (text) => toolNames.some((n) => n.startsWith(text)));
+ * ```
+ */
+export class VocabIndex {
+  private readonly texts: (string | undefined)[];
+  private sorted: Int32Array | null = null;
+
+  constructor(readonly vocab: TokenVocab) {
+    this.texts = new Array(vocab.size);
+  }
+
+  get size(): number {
+    return this.vocab.size;
+  }
+
+  /** The text of token `id` (cached). */
+  text(id: number): string {
+    let text = this.texts[id];
+    if (text === undefined) {
+      text = this.vocab.tokenText(id);
+      this.texts[id] = text;
+    }
+    return text;
+  }
+
+  /**
+   * Every token t (non-empty text) for which `ok(base + text(t))` holds, given that `ok` is
+   * prefix-closed: when `ok(s)` fails, `ok` fails for every extension of `s`. Subtrees of the
+   * token-text trie whose prefix already fails are skipped whole.
+   */
+  acceptedTokens(base: string, ok: (text: string) => boolean): number[] {
+    const sorted = this.sortedIds();
+    const out: number[] = [];
+    const visit = (lo: number, hi: number, depth: number, prefix: string) => {
+      let i = lo;
+      // Tokens whose whole text is the prefix come first in sorted order.
+      while (i < hi && this.text(sorted[i]).length === depth) {
+        if (depth > 0) out.push(sorted[i]);
+        i++;
+      }
+      while (i < hi) {
+        const code = this.text(sorted[i]).charCodeAt(depth);
+        const end = this.groupEnd(sorted, i, hi, depth, code);
+        const extended = prefix + String.fromCharCode(code);
+        if (ok(base + extended)) visit(i, end, depth + 1, extended);
+        i = end;
+      }
+    };
+    visit(0, sorted.length, 0, "");
+    return out;
+  }
+
+  /** Ids sorted by text (UTF-16 code unit order), built on first use. */
+  private sortedIds(): Int32Array {
+    if (!this.sorted) {
+      const ids = Array.from({ length: this.size }, (_, i) => i);
+      for (const id of ids) this.text(id);
+      ids.sort((a, b) => {
+        const x = this.texts[a]!;
+        const y = this.texts[b]!;
+        return x < y ? -1 : x > y ? 1 : a - b;
+      });
+      this.sorted = Int32Array.from(ids);
+    }
+    return this.sorted;
+  }
+
+  /** First index in [from, hi) whose char at `depth` is above `code` (binary search). */
+  private groupEnd(sorted: Int32Array, from: number, hi: number, depth: number, code: number): number {
+    let lo = from + 1;
+    let top = hi;
+    while (lo < top) {
+      const mid = (lo + top) >>> 1;
+      if (this.text(sorted[mid]).charCodeAt(depth) > code) top = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+}
