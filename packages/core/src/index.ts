@@ -40,6 +40,7 @@ export { buildPromptV2, systemPrefixV2, V2_DEFAULT_SYSTEM } from "./prompt/v2";
 export type { ParsedValue } from "./calls/head-value";
 export {
   enumText,
+  foldCase,
   headValueText,
   INTEGER_PATTERN,
   NUMBER_PATTERN,
@@ -117,3 +118,13 @@ export {
 } from "./runtime/session";
 export { type GenerateOptions, Model, type TextTokenizer } from "./model";
 export { createModelFromWeights, type LoadModelOptions } from "./create-model";
+export type { HeadConstraintOptions, HeadConstraints } from "./decode/constraints/build";
+export { buildHeadConstraints, parameterConstraint } from "./decode/constraints/build";
+export type { Choice } from "./decode/constraints/choice";
+export { booleanConstraint, choiceGrammar, enumConstraint, functionNameConstraint } from "./decode/constraints/choice";
+export { freeTextConstraint, nullOnlyConstraint } from "./decode/constraints/free-text";
+export { integerConstraint, numberConstraint } from "./decode/constraints/numeric";
+export type { ConstraintKind, HeadConstraint } from "./decode/constraints/types";
+export { unionConstraint } from "./decode/constraints/union";
+export type { ValueGrammar } from "./decode/constraints/value-grammar";
+export { spacedConstraint } from "./decode/constraints/value-grammar";

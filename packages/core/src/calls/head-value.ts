@@ -7,9 +7,12 @@
  * - At most one leading and one trailing space (U+0020) are removed: a BPE tokenizer may glue
  *   a space to the first or last token. Everything else, case included, is kept.
  * - What remains is absent ("not given") when it is empty or the literal `<|null|>`.
- * - number: `-?\d+(\.\d+)?([eE][+-]?\d+)?`; integer: `-?\d+`; boolean: `true`/`false` in any
- *   case; string enum: the exact value, else a case-insensitive match mapped to the canonical
- *   value; number enum: the value as JavaScript writes it (`String(v)`, e.g. `0.5`, `3`).
+ * - number: `-?\d+(\.\d+)?([eE][+-]?\d+)?` with a finite value; integer: `-?\d+` within the
+ *   safe range; boolean: `true`/`false` in any case; string enum: the exact value, else a
+ *   match ignoring ASCII case, mapped to the canonical value; number enum: the value as
+ *   JavaScript writes it (`String(v)`, e.g. `0.5`, `3`).
+ * Case folding is ASCII-only so that folding never changes a string's length, which the
+ * text constraints rely on when they complete a value from a folded prefix.
  */
 import type { ParameterType, ToolParameter } from "../prompt/tools";
 
@@ -67,7 +70,7 @@ function parseTypedValue(type: ParameterType, text: string): ParsedValue {
       }
       return { ok: false, message: `expected an integer, got ${JSON.stringify(text)}` };
     case "boolean": {
-      const lower = text.toLowerCase();
+      const lower = foldCase(text);
       if ((BOOLEAN_VALUES as readonly string[]).includes(lower)) return { ok: true, value: lower === "true" };
       return { ok: false, message: `expected true or false, got ${JSON.stringify(text)}` };
     }
@@ -77,8 +80,8 @@ function parseTypedValue(type: ParameterType, text: string): ParsedValue {
 function parseEnumValue(values: readonly (string | number)[], text: string): ParsedValue {
   const exact = values.find((v) => enumText(v) === text);
   if (exact !== undefined) return { ok: true, value: exact };
-  const lower = text.toLowerCase();
-  const loose = values.find((v) => typeof v === "string" && v.toLowerCase() === lower);
+  const folded = foldCase(text);
+  const loose = values.find((v) => typeof v === "string" && foldCase(v) === folded);
   if (loose !== undefined) return { ok: true, value: loose };
   return {
     ok: false,
@@ -89,4 +92,9 @@ function parseEnumValue(values: readonly (string | number)[], text: string): Par
 /** How an enum value is written in a head. */
 export function enumText(value: string | number): string {
   return typeof value === "string" ? value : String(value);
+}
+
+/** Lower-cases ASCII letters only (length-preserving, unlike `toLowerCase`). */
+export function foldCase(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }

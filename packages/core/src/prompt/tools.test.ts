@@ -120,6 +120,11 @@ describe("normalizeTools", () => {
       "tools[0].parameters.properties.x.enum[1]",
     ],
     [
+      "enum value with edge whitespace",
+      [{ name: "a", parameters: { type: "object", properties: { x: { enum: ["ok", " up"] } } } }],
+      "tools[0].parameters.properties.x.enum[1]",
+    ],
+    [
       "empty enum",
       [{ name: "a", parameters: { type: "object", properties: { x: { type: "string", enum: [] } } } }],
       "tools[0].parameters.properties.x.enum",

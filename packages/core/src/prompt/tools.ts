@@ -220,12 +220,13 @@ function normalizeEnum(values: unknown, path: string): (string | number)[] | und
   if (!Array.isArray(values) || values.length === 0)
     throw new ToolSchemaError(path, "must be a non-empty array");
   values.forEach((value, i) => {
-    if (
-      typeof value === "string" ? value.length === 0 : typeof value !== "number" || !Number.isFinite(value)
-    ) {
+    // A head loses one edge space to tokenizer spacing, so such a value could never be produced.
+    const badString = typeof value === "string" && (value.length === 0 || value.trim() !== value);
+    const badNumber = typeof value !== "string" && (typeof value !== "number" || !Number.isFinite(value));
+    if (badString || badNumber) {
       throw new ToolSchemaError(
         `${path}[${i}]`,
-        `enum values must be non-empty strings or finite numbers, got ${describe(value)}`,
+        `enum values must be non-empty strings without edge whitespace, or finite numbers; got ${describe(value)}`,
       );
     }
   });
