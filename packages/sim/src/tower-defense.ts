@@ -13,13 +13,23 @@
  *   is `already_in_stance`; `retreat` needs a deployed operator; `retreat_all` needs at least one.
  * - `pass` always succeeds and changes nothing. After the base falls every tool is `game_over`.
  *
- * Combat, per 0.1 s tick: an operator in a lane blocks that lane's enemies at 30% of the way, an
- * operator at the center blocks any enemy at 60%; blocked enemies hit their blocker, unblocked
- * ones walk on and cost lives at the base. Stance scales damage dealt / taken: aggressive 1.5 /
- * 1.5, hold 1 / 1, defensive 0.6 / 0.5. A wave is cleared when all its enemies are down; the next
- * starts 5 s later.
+ * Fighting runs in 0.1 s ticks (see lane-combat.ts); an enemy reaching the base costs a life (a
+ * boss three). A wave is cleared when all its enemies are down; the next starts 5 s later.
  */
 import { dispatchCall, type ValidArgs } from "./call-dispatch";
+import {
+  ENEMY_KINDS,
+  type EnemyState,
+  LANES,
+  type Lane,
+  OPERATOR_MAX_HP,
+  type OperatorState,
+  POSITIONS,
+  type Position,
+  resolveCombat,
+  STANCES,
+  type Stance,
+} from "./lane-combat";
 import { createPrng } from "./prng";
 import { scenarios, scenarioTools } from "./scenarios";
 import {
@@ -33,28 +43,8 @@ import {
   type WorldEvent,
 } from "./world";
 
-export const POSITIONS = ["north", "south", "east", "west", "center"] as const;
-export const LANES = ["north", "south", "east", "west"] as const;
-export const STANCES = ["aggressive", "defensive", "hold"] as const;
-export type Position = (typeof POSITIONS)[number];
-export type Lane = (typeof LANES)[number];
-export type Stance = (typeof STANCES)[number];
-
-const STANCE_FACTORS: Record<Stance, { deal: number; take: number }> = {
-  aggressive: { deal: 1.5, take: 1.5 },
-  hold: { deal: 1, take: 1 },
-  defensive: { deal: 0.6, take: 0.5 },
-};
 const TICK_S = 0.1;
-const LANE_BLOCK = 0.3;
-const CENTER_BLOCK = 0.6;
-/** How far down its lane a lane operator reaches: just before its block point. */
-const LANE_REACH = 0.25;
 const GAUGE_PER_S = 10;
-const MAX_HP = 1000;
-const ATTACK_DPS = 40;
-const ENEMY = { hp: 100, dps: 20, speed: 0.05 };
-const BOSS = { hp: 1000, dps: 60, speed: 0.03 };
 
 export interface OperatorSpec {
   name: string;
@@ -83,25 +73,6 @@ export interface TowerDefenseOptions {
   lives?: number;
   seed?: number;
   skillDurationS?: number;
-}
-
-export interface OperatorState {
-  name: string;
-  position: Position | null;
-  hp: number;
-  maxHp: number;
-  skillGauge: number;
-  skillActive: { skill: string; remainingS: number } | null;
-  skills: string[];
-  stance: Stance;
-}
-
-export interface EnemyState {
-  id: number;
-  lane: Lane;
-  hp: number;
-  boss: boolean;
-  progress: number;
 }
 
 export interface TowerDefenseState {
@@ -144,8 +115,8 @@ export function createTowerDefense(options: TowerDefenseOptions = {}): TowerDefe
   const operators: OperatorState[] = (options.operators ?? DEFAULT_OPERATORS).map((spec) => ({
     name: spec.name,
     position: spec.position ?? null,
-    hp: (MAX_HP * (spec.hpPercent ?? 100)) / 100,
-    maxHp: MAX_HP,
+    hp: (OPERATOR_MAX_HP * (spec.hpPercent ?? 100)) / 100,
+    maxHp: OPERATOR_MAX_HP,
     skillGauge: spec.skillGauge ?? 100,
     skillActive: null,
     skills: [...(spec.skills ?? ["s1", "s2"])],
@@ -167,7 +138,13 @@ export function createTowerDefense(options: TowerDefenseOptions = {}): TowerDefe
     detail ? { t, type, detail } : { t, type };
 
   function spawn(boss: boolean, lane: Lane): void {
-    enemies.push({ id: nextEnemyId++, lane, hp: boss ? BOSS.hp : ENEMY.hp, boss, progress: 0 });
+    enemies.push({
+      id: nextEnemyId++,
+      lane,
+      hp: boss ? ENEMY_KINDS.boss.hp : ENEMY_KINDS.grunt.hp,
+      boss,
+      progress: 0,
+    });
   }
 
   function startWave(count: number, boss: boolean): void {
@@ -284,14 +261,6 @@ export function createTowerDefense(options: TowerDefenseOptions = {}): TowerDefe
     },
   };
 
-  function blockerOf(enemy: EnemyState): { op: OperatorState; at: number } | null {
-    const laneOp = operators.find((op) => op.position === enemy.lane);
-    if (laneOp && enemy.progress <= LANE_BLOCK) return { op: laneOp, at: LANE_BLOCK };
-    const centerOp = operators.find((op) => op.position === "center");
-    if (centerOp && enemy.progress <= CENTER_BLOCK) return { op: centerOp, at: CENTER_BLOCK };
-    return null;
-  }
-
   function tick(dt: number, out: WorldEvent[]): void {
     if (breakRemainingS > 0) {
       breakRemainingS = Math.max(0, breakRemainingS - dt);
@@ -308,38 +277,17 @@ export function createTowerDefense(options: TowerDefenseOptions = {}): TowerDefe
       spawn(pending.shift() as boolean, rng.next() < 0.6 ? massing : rng.pick(LANES));
       spawnTimerS = 1.5;
     }
-    // Enemies walk until blocked, hit their blocker, or reach the base.
-    for (const enemy of enemies) {
-      const kind = enemy.boss ? BOSS : ENEMY;
-      const blocker = blockerOf(enemy);
-      enemy.progress = Math.min(blocker ? blocker.at : 1, enemy.progress + kind.speed * dt);
-      if (blocker && enemy.progress >= blocker.at) {
-        blocker.op.hp -= kind.dps * STANCE_FACTORS[blocker.op.stance].take * dt;
-      }
-    }
-    for (const enemy of enemies.filter((e) => e.progress >= 1)) {
+    const outcome = resolveCombat(operators, enemies, dt);
+    enemies = outcome.enemies;
+    for (const enemy of outcome.leaked) {
       lives -= enemy.boss ? 3 : 1;
       enemiesLeft -= 1;
       out.push(event("leaked", { enemy: enemy.id, lane: enemy.lane, lives }));
     }
-    enemies = enemies.filter((e) => e.progress < 1);
-    // Operators strike the most advanced enemy in reach: near their block point in their lane, or
-    // past halfway from the center.
-    for (const op of operators) {
-      if (op.position === null) continue;
-      const inReach = enemies.filter((e) =>
-        op.position === "center" ? e.progress >= 0.5 : e.lane === op.position && e.progress >= LANE_REACH,
-      );
-      const target = inReach.sort((a, b) => b.progress - a.progress || a.id - b.id)[0];
-      if (target) {
-        target.hp -= ATTACK_DPS * STANCE_FACTORS[op.stance].deal * (op.skillActive ? 3 : 1) * dt;
-      }
-    }
-    for (const enemy of enemies.filter((e) => e.hp <= 0)) {
+    for (const enemy of outcome.defeated) {
       enemiesLeft -= 1;
       out.push(event("enemy_defeated", { enemy: enemy.id, lane: enemy.lane, boss: enemy.boss }));
     }
-    enemies = enemies.filter((e) => e.hp > 0);
     for (const op of operators) {
       if (op.position === null) continue;
       if (op.hp <= 0) {
