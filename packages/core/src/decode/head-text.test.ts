@@ -93,6 +93,8 @@ describe("forcedEnding", () => {
       marker: "<|null|>",
       isNull: true,
     });
+    const kindNull = { ...onlyNull, kind: "null", accepts: (text: string) => text === "" };
+    expect(forcedEnding(open(""), kindNull, argStops)).toMatchObject({ isNull: true, marker: "<|null|>" });
     // an optional enum may be absent or a value: the model chooses
     expect(forcedEnding(open(""), choiceOf(["s1"], true), argStops)).toBeNull();
   });

@@ -17,6 +17,8 @@ export interface TextConstraint {
   forcedContinuation(text: string): string | null;
   /** `<|null|>` (no value) is acceptable. */
   readonly allowsNull: boolean;
+  /** `"null"` marks a head that may only be absent (it is then forced to `<|null|>`). */
+  readonly kind?: string;
 }
 
 /** The markers that end one head. */
@@ -135,7 +137,8 @@ export function forcedEnding(
   }
   if (state.value === "" && constraint.allowsNull) {
     // Absent is possible; only when nothing else is can null be forced.
-    if (constraint.accepts("") || stops.null.length === 0) return null;
+    const onlyNull = constraint.kind === "null" || !constraint.accepts("");
+    if (!onlyNull || stops.null.length === 0) return null;
     return { kind: "done", value: "", marker: stops.null[0], isNull: true };
   }
   const rest = constraint.forcedContinuation(state.value);
