@@ -18,7 +18,8 @@ export function freeTextConstraint(allowsNull: boolean): HeadConstraint {
 
 /**
  * A head past the chosen tool's parameter count: it may produce no text and must end with
- * `<|null|>` at once.
+ * `<|null|>` at once. The empty text stays accepted (the head is alive, not rejected) and
+ * kind `"null"` tells the decoder that `<|null|>` is forced.
  */
 export const nullOnlyConstraint: HeadConstraint = {
   kind: "null",

@@ -26,7 +26,10 @@ export type ConstraintKind =
 /** A head's constraint; every method takes the head's text so far, stop marker excluded. */
 export interface HeadConstraint {
   readonly kind: ConstraintKind;
-  /** Whether the head may end with `<|null|>` ("not given") before producing any text. */
+  /**
+   * Whether the head may end with `<|null|>` ("not given") before producing any text. Kind
+   * `"null"` means it must: `<|null|>` is then the only way the head can end.
+   */
   readonly allowsNull: boolean;
   /** Could `text` still be extended to a complete value? Never false for a prefix of a valid value. */
   accepts(text: string): boolean;
