@@ -1,0 +1,155 @@
+/**
+ * `bun run data:tiny`: generates the rt-tiny corpus, trains its byte-level BPE tokenizer and
+ * writes the pre-tokenised datasets for the Python trainer, all from one seed.
+ *
+ *   bun tools/train/build-data.ts [--scenarios DIR] [--out DIR] [--seed N] [--scale F] [--vocab N]
+ *
+ * Output (in `tools/train/out/` unless `--out`): tokenizer.json, tokenizer_config.json,
+ * train.jsonl, heldout.jsonl, examples.jsonl (one prefix-sharing group per line), sample.txt,
+ * stats.json, and READY last, once every other file is complete.
+ */
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type DatasetGroup, exportGroup, IdCache } from "./data/export.ts";
+import { type ExampleGroup, exampleGroups, generateGroups } from "./data/generate.ts";
+import { prefixText, promptText, targetHeads } from "./data/prompt-text.ts";
+import { defaultScenarioDir, loadScenarios } from "./data/scenario-files.ts";
+import { datasetStats, formatStats } from "./data/stats.ts";
+import { trainBpe, WordCounter } from "./tokenizer/bpe-trainer.ts";
+import { SPECIAL_TOKENS } from "./tokenizer/special-tokens.ts";
+import { tokenizerConfigJson, tokenizerJson } from "./tokenizer/tokenizer-json.ts";
+import { loadTokenizer } from "./tokenizer/tokenizers-lib.ts";
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+
+const started = performance.now();
+const log = (msg: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+const scenarioDir = option("scenarios", defaultScenarioDir());
+const outDir = option("out", join(import.meta.dir, "out"));
+const seed = Number(option("seed", "1"));
+const scale = Number(option("scale", "1"));
+const vocabTotal = Number(option("vocab", "8192"));
+
+const scenarios = loadScenarios(scenarioDir);
+log(`${scenarios.length} scenarios: ${scenarios.map((s) => s.id).join(", ")}`);
+
+const train = generateGroups(scenarios, {
+  split: "train",
+  seed,
+  itemsPerScenario: Math.round(8000 * scale),
+  syntheticItems: Math.round(40000 * scale),
+});
+const heldoutRaw = generateGroups(scenarios, {
+  split: "heldout",
+  seed: seed + 1000,
+  itemsPerScenario: Math.round(480 * Math.min(scale, 1)),
+  syntheticItems: Math.round(1000 * Math.min(scale, 1)),
+  minGroup: 16,
+  maxGroup: 32,
+});
+const heldout = dropSeen(heldoutRaw, train);
+const examples = exampleGroups(scenarios);
+log(`generated ${count(train)} train, ${count(heldout)} held-out (${count(heldoutRaw) - count(heldout)} dropped as seen), ${count(examples)} example items`);
+
+const words = new WordCounter();
+for (const g of train) {
+  words.add(prefixText(g.format, g.tools, g.system));
+  for (const ex of g.items) {
+    words.add(promptText(g.format, ex).rest);
+    for (const h of targetHeads(g.tools, ex.call)) if (h.value !== null) words.add(h.value);
+  }
+}
+log(`${words.counts.size} distinct pre-tokenized words`);
+const bpe = trainBpe(words.counts, vocabTotal - SPECIAL_TOKENS.length);
+log(`BPE: ${bpe.vocab.length} tokens, ${bpe.merges.length} merges, + ${SPECIAL_TOKENS.length} special = ${bpe.vocab.length + SPECIAL_TOKENS.length}`);
+
+const tmp = join(outDir, ".building");
+rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp, { recursive: true });
+const tokenizerText = JSON.stringify(tokenizerJson(bpe));
+writeFileSync(join(tmp, "tokenizer.json"), tokenizerText);
+writeFileSync(join(tmp, "tokenizer_config.json"), `${JSON.stringify(tokenizerConfigJson(bpe), null, 2)}\n`);
+const ids = new IdCache(loadTokenizer(tokenizerText));
+
+async function writeSplit(name: string, groups: ExampleGroup[], checkEvery: number, knownOnly = false): Promise<DatasetGroup[]> {
+  const out: DatasetGroup[] = [];
+  const lines: string[] = [];
+  for (const g of groups) {
+    const d = await exportGroup(g, ids, checkEvery, knownOnly);
+    out.push(d);
+    lines.push(JSON.stringify(d));
+  }
+  writeFileSync(join(tmp, `${name}.jsonl`), `${lines.join("\n")}\n`);
+  log(`${name}.jsonl: ${groups.length} groups`);
+  return out;
+}
+
+const trainData = await writeSplit("train", train, 16);
+const heldoutData = await writeSplit("heldout", heldout, 1);
+const exampleData = await writeSplit("examples", examples, 1, true);
+
+const stats = {
+  seed,
+  scale,
+  vocab_size: bpe.vocab.length + SPECIAL_TOKENS.length,
+  special_tokens: Object.fromEntries(SPECIAL_TOKENS.map((t) => [t, ids.single(t)])),
+  train: datasetStats(trainData),
+  heldout: datasetStats(heldoutData),
+  examples: datasetStats(exampleData),
+};
+writeFileSync(join(tmp, "stats.json"), `${JSON.stringify(stats, null, 2)}\n`);
+writeFileSync(join(tmp, "sample.txt"), await sampleText(train, trainData, heldout, examples));
+
+mkdirSync(outDir, { recursive: true });
+rmSync(join(outDir, "READY"), { force: true });
+for (const f of ["tokenizer.json", "tokenizer_config.json", "train.jsonl", "heldout.jsonl", "examples.jsonl", "stats.json", "sample.txt"]) {
+  renameSync(join(tmp, f), join(outDir, f));
+}
+rmSync(tmp, { recursive: true, force: true });
+writeFileSync(
+  join(outDir, "READY"),
+  `${JSON.stringify({ built: new Date().toISOString(), seed, scale, vocab_size: stats.vocab_size, train_items: stats.train.items, heldout_items: stats.heldout.items, example_items: stats.examples.items })}\n`,
+);
+console.log(formatStats(stats.train, "train"));
+console.log(formatStats(stats.heldout, "heldout"));
+log(`done: ${outDir}`);
+
+function count(groups: ExampleGroup[]): number {
+  return groups.reduce((n, g) => n + g.items.length, 0);
+}
+
+/** Held-out items whose whole user turn also occurs in train are dropped. */
+function dropSeen(held: ExampleGroup[], seen: ExampleGroup[]): ExampleGroup[] {
+  const key = (ex: ExampleGroup["items"][number]) => `${ex.scenario}\u0000${ex.query}\u0000${(ex.environment ?? []).join("|")}\u0000${ex.history.join("|")}`;
+  const trainKeys = new Set(seen.flatMap((g) => g.items.map(key)));
+  return held
+    .map((g) => ({ ...g, items: g.items.filter((ex) => !trainKeys.has(key(ex))) }))
+    .filter((g) => g.items.length > 0);
+}
+
+async function sampleText(trainGroups: ExampleGroup[], trainTok: DatasetGroup[], held: ExampleGroup[], ex: ExampleGroup[]): Promise<string> {
+  const lines: string[] = [];
+  const show = (title: string, g: ExampleGroup, n: number, tok?: DatasetGroup) => {
+    lines.push(`===== ${title}: ${g.scenario} ${g.format} (${g.items.length} items${tok ? `, prefix ${tok.prefix.length} tokens` : ""})`);
+    lines.push(prefixText(g.format, g.tools, g.system));
+    for (const [i, item] of g.items.slice(0, n).entries()) {
+      const p = promptText(g.format, item);
+      lines.push(`--- [${item.lang}]${tok ? ` rest ${tok.items[i]!.rest.length} tokens` : ""}`);
+      lines.push(p.rest);
+      lines.push(targetHeads(g.tools, item.call).map((h) => `${h.tag}${h.value ?? ""}${h.stop}`).join("  "));
+    }
+  };
+  const seenScenario = new Set<string>();
+  trainGroups.forEach((g, i) => {
+    const tag = `${g.scenario}/${g.format}`;
+    if (seenScenario.has(tag)) return;
+    seenScenario.add(tag);
+    show("train", g, 6, trainTok[i]);
+  });
+  for (const g of held.slice(0, 2)) show("heldout", g, 4);
+  for (const g of ex.slice(0, 2)) show("examples", g, 3);
+  return `${lines.join("\n")}\n`;
+}
