@@ -3,6 +3,7 @@
  * Flappy Bird) that apply the reference scenarios' tool calls, for tests and demos without hardware.
  */
 export * from "./arm";
+export * from "./avatar";
 export {
   dispatchCall,
   formatHistoryEntry,
@@ -10,6 +11,10 @@ export {
   type ValidArgs,
   validateCall,
 } from "./call-dispatch";
+export * from "./flappy";
+export * from "./lane-combat";
+export * from "./neon-arena";
+export * from "./pong";
 export { createPrng, type Prng } from "./prng";
 export {
   type Scenario,
@@ -18,4 +23,5 @@ export {
   scenarios,
   scenarioTools,
 } from "./scenarios";
+export * from "./tower-defense";
 export * from "./world";
