@@ -52,7 +52,9 @@ const heldoutRaw = generateGroups(scenarios, {
 });
 const heldout = dropSeen(heldoutRaw, train);
 const examples = exampleGroups(scenarios);
-log(`generated ${count(train)} train, ${count(heldout)} held-out (${count(heldoutRaw) - count(heldout)} dropped as seen), ${count(examples)} example items`);
+log(
+  `generated ${count(train)} train, ${count(heldout)} held-out (${count(heldoutRaw) - count(heldout)} dropped as seen), ${count(examples)} example items`,
+);
 
 const words = new WordCounter();
 for (const g of train) {
@@ -64,7 +66,9 @@ for (const g of train) {
 }
 log(`${words.counts.size} distinct pre-tokenized words`);
 const bpe = trainBpe(words.counts, vocabTotal - SPECIAL_TOKENS.length);
-log(`BPE: ${bpe.vocab.length} tokens, ${bpe.merges.length} merges, + ${SPECIAL_TOKENS.length} special = ${bpe.vocab.length + SPECIAL_TOKENS.length}`);
+log(
+  `BPE: ${bpe.vocab.length} tokens, ${bpe.merges.length} merges, + ${SPECIAL_TOKENS.length} special = ${bpe.vocab.length + SPECIAL_TOKENS.length}`,
+);
 
 const tmp = join(outDir, ".building");
 rmSync(tmp, { recursive: true, force: true });
@@ -74,7 +78,12 @@ writeFileSync(join(tmp, "tokenizer.json"), tokenizerText);
 writeFileSync(join(tmp, "tokenizer_config.json"), `${JSON.stringify(tokenizerConfigJson(bpe), null, 2)}\n`);
 const ids = new IdCache(loadTokenizer(tokenizerText));
 
-async function writeSplit(name: string, groups: ExampleGroup[], checkEvery: number, knownOnly = false): Promise<DatasetGroup[]> {
+async function writeSplit(
+  name: string,
+  groups: ExampleGroup[],
+  checkEvery: number,
+  knownOnly = false,
+): Promise<DatasetGroup[]> {
   const out: DatasetGroup[] = [];
   const lines: string[] = [];
   for (const g of groups) {
@@ -105,7 +114,15 @@ writeFileSync(join(tmp, "sample.txt"), await sampleText(train, trainData, heldou
 
 mkdirSync(outDir, { recursive: true });
 rmSync(join(outDir, "READY"), { force: true });
-for (const f of ["tokenizer.json", "tokenizer_config.json", "train.jsonl", "heldout.jsonl", "examples.jsonl", "stats.json", "sample.txt"]) {
+for (const f of [
+  "tokenizer.json",
+  "tokenizer_config.json",
+  "train.jsonl",
+  "heldout.jsonl",
+  "examples.jsonl",
+  "stats.json",
+  "sample.txt",
+]) {
   renameSync(join(tmp, f), join(outDir, f));
 }
 rmSync(tmp, { recursive: true, force: true });
@@ -123,23 +140,35 @@ function count(groups: ExampleGroup[]): number {
 
 /** Held-out items whose whole user turn also occurs in train are dropped. */
 function dropSeen(held: ExampleGroup[], seen: ExampleGroup[]): ExampleGroup[] {
-  const key = (ex: ExampleGroup["items"][number]) => `${ex.scenario}\u0000${ex.query}\u0000${(ex.environment ?? []).join("|")}\u0000${ex.history.join("|")}`;
+  const key = (ex: ExampleGroup["items"][number]) =>
+    `${ex.scenario}\u0000${ex.query}\u0000${(ex.environment ?? []).join("|")}\u0000${ex.history.join("|")}`;
   const trainKeys = new Set(seen.flatMap((g) => g.items.map(key)));
   return held
     .map((g) => ({ ...g, items: g.items.filter((ex) => !trainKeys.has(key(ex))) }))
     .filter((g) => g.items.length > 0);
 }
 
-async function sampleText(trainGroups: ExampleGroup[], trainTok: DatasetGroup[], held: ExampleGroup[], ex: ExampleGroup[]): Promise<string> {
+async function sampleText(
+  trainGroups: ExampleGroup[],
+  trainTok: DatasetGroup[],
+  held: ExampleGroup[],
+  ex: ExampleGroup[],
+): Promise<string> {
   const lines: string[] = [];
   const show = (title: string, g: ExampleGroup, n: number, tok?: DatasetGroup) => {
-    lines.push(`===== ${title}: ${g.scenario} ${g.format} (${g.items.length} items${tok ? `, prefix ${tok.prefix.length} tokens` : ""})`);
+    lines.push(
+      `===== ${title}: ${g.scenario} ${g.format} (${g.items.length} items${tok ? `, prefix ${tok.prefix.length} tokens` : ""})`,
+    );
     lines.push(prefixText(g.format, g.tools, g.system));
     for (const [i, item] of g.items.slice(0, n).entries()) {
       const p = promptText(g.format, item);
       lines.push(`--- [${item.lang}]${tok ? ` rest ${tok.items[i]!.rest.length} tokens` : ""}`);
       lines.push(p.rest);
-      lines.push(targetHeads(g.tools, item.call).map((h) => `${h.tag}${h.value ?? ""}${h.stop}`).join("  "));
+      lines.push(
+        targetHeads(g.tools, item.call)
+          .map((h) => `${h.tag}${h.value ?? ""}${h.stop}`)
+          .join("  "),
+      );
     }
   };
   const seenScenario = new Set<string>();

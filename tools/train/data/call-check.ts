@@ -25,10 +25,13 @@ export function checkTargetCall(scenario: string, tools: ToolSpec[], call: Targe
     }
     const t = schema.type;
     const ok =
-      t === "string" ? typeof value === "string" && value.length > 0
-      : t === "boolean" ? typeof value === "boolean"
-      : t === "integer" ? Number.isInteger(value)
-      : typeof value === "number" && Number.isFinite(value);
+      t === "string"
+        ? typeof value === "string" && value.length > 0
+        : t === "boolean"
+          ? typeof value === "boolean"
+          : t === "integer"
+            ? Number.isInteger(value)
+            : typeof value === "number" && Number.isFinite(value);
     if (!ok) throw new TargetCallError(scenario, call, `${key}=${JSON.stringify(value)} is not a ${t}`);
   }
   for (const key of tool.function.parameters.required ?? []) {

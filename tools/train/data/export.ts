@@ -70,7 +70,12 @@ export class IdCache {
  * @example
  * for (const g of groups) lines.push(JSON.stringify(await exportGroup(g, ids, 1)));
  */
-export async function exportGroup(group: ExampleGroup, ids: IdCache, checkEvery: number, knownOnly = false): Promise<DatasetGroup> {
+export async function exportGroup(
+  group: ExampleGroup,
+  ids: IdCache,
+  checkEvery: number,
+  knownOnly = false,
+): Promise<DatasetGroup> {
   const prefix = prefixText(group.format, group.tools, group.system);
   const prefixIds = await ids.ids(prefix);
   const prompts = group.items.map((ex) => promptText(group.format, ex));
@@ -92,7 +97,14 @@ export async function exportGroup(group: ExampleGroup, ids: IdCache, checkEvery:
       rest: restIds[i]!,
       heads: await Promise.all(heads.map((h) => headIds(h, ids))),
       target_from: heads.map(() => 1),
-      meta: { scenario: ex.scenario, lang: ex.lang, format: group.format, function: ex.call.function, args: ex.call.args, heads: heads.map((h) => h.head) },
+      meta: {
+        scenario: ex.scenario,
+        lang: ex.lang,
+        format: group.format,
+        function: ex.call.function,
+        args: ex.call.args,
+        heads: heads.map((h) => h.head),
+      },
     });
   }
   return { prefix: prefixIds, items };

@@ -116,7 +116,15 @@ function drawFor(scenario: ScenarioFile, drawer: ScenarioDrawer | undefined, ph:
 
 function toExample(scenario: string, lang: Lang, tools: ToolSpec[], system: string, draw: Draw): Example {
   checkTargetCall(scenario, tools, draw.call);
-  const example: Example = { scenario, lang, tools, system, query: tidyQuery(draw.query), history: draw.history, call: draw.call };
+  const example: Example = {
+    scenario,
+    lang,
+    tools,
+    system,
+    query: tidyQuery(draw.query),
+    history: draw.history,
+    call: draw.call,
+  };
   if (draw.environment && draw.environment.length > 0) example.environment = draw.environment;
   return example;
 }

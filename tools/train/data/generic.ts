@@ -28,10 +28,16 @@ export function drawGeneric(ph: Phrasing, tools: ToolSpec[]): Draw {
     args[key] = value;
     const slot = `g${phrases.length}`;
     exact[slot] = String(value);
-    phrases.push(en ? r.pick([`${words} {${slot}}`, `${words}: {${slot}}`, `with ${words} {${slot}}`]) : r.pick([`${words}为{${slot}}`, `${words}：{${slot}}`, `${words}设为{${slot}}`]));
+    phrases.push(
+      en
+        ? r.pick([`${words} {${slot}}`, `${words}: {${slot}}`, `with ${words} {${slot}}`])
+        : r.pick([`${words}为{${slot}}`, `${words}：{${slot}}`, `${words}设为{${slot}}`]),
+    );
   }
   const name = tool.name.replace(/_/g, " ");
-  const head = en ? r.pick([name, `please ${name}`, `${name} now`]) : r.pick([`${name}`, `执行${name}`, `请${name}`]);
+  const head = en
+    ? r.pick([name, `please ${name}`, `${name} now`])
+    : r.pick([`${name}`, `执行${name}`, `请${name}`]);
   const body = phrases.length ? `${head}${en ? ", " : "，"}${phrases.join(en ? ", " : "，")}` : head;
   const query = ph.say(body, {}, exact, 0.5);
   return { query, history: [], call: { function: tool.name, args } };

@@ -46,9 +46,38 @@ export class Phrasing {
     const r = this.rng;
     if (this.lang === "en") {
       if (r.chance(0.55)) return text;
-      const pre = r.pick(["please ", "Please ", "can you ", "could you ", "hey, ", "ok ", "okay, ", "now ", "quick, ", "alright, ", "right, ", "um, ", "I need you to ", "go ahead and "]);
-      const post = r.pick(["", "", " please", " now", ", thanks", ", thank you", "!", ".", " asap", " right away"]);
-      const body = /^[A-Z][a-z]/.test(text) && !/^[A-Z][a-z]+[,:]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+      const pre = r.pick([
+        "please ",
+        "Please ",
+        "can you ",
+        "could you ",
+        "hey, ",
+        "ok ",
+        "okay, ",
+        "now ",
+        "quick, ",
+        "alright, ",
+        "right, ",
+        "um, ",
+        "I need you to ",
+        "go ahead and ",
+      ]);
+      const post = r.pick([
+        "",
+        "",
+        " please",
+        " now",
+        ", thanks",
+        ", thank you",
+        "!",
+        ".",
+        " asap",
+        " right away",
+      ]);
+      const body =
+        /^[A-Z][a-z]/.test(text) && !/^[A-Z][a-z]+[,:]/.test(text)
+          ? text[0]!.toLowerCase() + text.slice(1)
+          : text;
       return pre + body + post;
     }
     if (r.chance(0.55)) return text;

@@ -1,7 +1,7 @@
 import {
   buildPrompt,
-  headCloseTag,
   type HeadName,
+  headCloseTag,
   headNames,
   headTag,
   maxParameterCount,
@@ -38,7 +38,13 @@ export class PrefixSplitError extends Error {
  * (`...<|im_end|>\n`), where the prefix cache splits it too.
  */
 export function promptText(format: PromptFormat, ex: Example): PromptText {
-  const req = { query: ex.query, tools: ex.tools, environment: ex.environment, history: ex.history, system: ex.system };
+  const req = {
+    query: ex.query,
+    tools: ex.tools,
+    environment: ex.environment,
+    history: ex.history,
+    system: ex.system,
+  };
   const prefix = systemPrefix(format, req);
   const full = buildPrompt(format, req);
   if (!full.startsWith(prefix)) throw new PrefixSplitError(ex.scenario);

@@ -35,7 +35,18 @@ export function makeToolSet(r: Prng): SyntheticTool[] {
   if (r.chance(0.25)) {
     const name = r.pick(IDLE_NAMES);
     tools.push({
-      spec: { type: "function", function: { name, description: r.pick(["Do nothing this turn.", "Skip: the request is done already or unclear.", "No action."]), parameters: { type: "object", properties: {}, required: [] } } },
+      spec: {
+        type: "function",
+        function: {
+          name,
+          description: r.pick([
+            "Do nothing this turn.",
+            "Skip: the request is done already or unclear.",
+            "No action.",
+          ]),
+          parameters: { type: "object", properties: {}, required: [] },
+        },
+      },
       verb: { en: "wait", zh: "等待" },
       noun: { en: "", zh: "" },
       params: [],
@@ -47,21 +58,36 @@ export function makeToolSet(r: Prng): SyntheticTool[] {
 
 function makeTool(r: Prng, verb: Word, noun: Word): SyntheticTool {
   const nameStyle = r.int(0, 9);
-  const name = nameStyle < 6 ? `${verb.en}_${noun.en}` : nameStyle < 8 ? `${noun.en}_${verb.en}` : nameStyle < 9 ? `${verb.en}${noun.en[0]!.toUpperCase()}${noun.en.slice(1)}` : coined(r);
+  const name =
+    nameStyle < 6
+      ? `${verb.en}_${noun.en}`
+      : nameStyle < 8
+        ? `${noun.en}_${verb.en}`
+        : nameStyle < 9
+          ? `${verb.en}${noun.en[0]!.toUpperCase()}${noun.en.slice(1)}`
+          : coined(r);
   const nParams = r.pick([0, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6]);
   const ideas = r.sample(PARAM_IDEAS, nParams);
   const properties: Record<string, ParamSchema> = {};
   const params: SyntheticTool["params"] = [];
   for (const idea of ideas) {
-    const key = r.chance(0.85) ? snake(idea.name.en) : r.chance(0.5) ? `${snake(idea.name.en)}_${r.pick(["value", "id", "setting", "v"])}` : `p${r.int(1, 9)}`;
+    const key = r.chance(0.85)
+      ? snake(idea.name.en)
+      : r.chance(0.5)
+        ? `${snake(idea.name.en)}_${r.pick(["value", "id", "setting", "v"])}`
+        : `p${r.int(1, 9)}`;
     if (key in properties) continue;
     const required = r.chance(0.55);
-    const schema: ParamSchema = { type: idea.kind === "enum" ? "string" : idea.kind, description: paramDescription(r, idea, noun) };
+    const schema: ParamSchema = {
+      type: idea.kind === "enum" ? "string" : idea.kind,
+      description: paramDescription(r, idea, noun),
+    };
     let enumValues: string[] | undefined;
     if (idea.kind === "enum") {
       const opts = r.sample(idea.values!, r.int(2, idea.values!.length));
       enumValues = opts.map((o) => o.value);
-      if (r.chance(0.3)) enumValues = enumValues.map((v) => (r.chance(0.5) ? v.toUpperCase() : `${v}_${idea.name.en}`));
+      if (r.chance(0.3))
+        enumValues = enumValues.map((v) => (r.chance(0.5) ? v.toUpperCase() : `${v}_${idea.name.en}`));
       schema.enum = enumValues;
       if (r.chance(0.5)) schema.description = `${schema.description} One of ${enumValues.join(", ")}.`;
     }
@@ -75,7 +101,18 @@ function makeTool(r: Prng, verb: Word, noun: Word): SyntheticTool {
     `${cap(verb.en)}s the selected ${noun.en}.`,
   ]);
   return {
-    spec: { type: "function", function: { name, description, parameters: { type: "object", properties, required: params.filter((p) => p.required).map((p) => p.key) } } },
+    spec: {
+      type: "function",
+      function: {
+        name,
+        description,
+        parameters: {
+          type: "object",
+          properties,
+          required: params.filter((p) => p.required).map((p) => p.key),
+        },
+      },
+    },
     verb,
     noun,
     params,
@@ -85,7 +122,11 @@ function makeTool(r: Prng, verb: Word, noun: Word): SyntheticTool {
 
 function paramDescription(r: Prng, idea: ParamIdea, noun: Word): string {
   const unit = idea.units?.[0]?.en.trim();
-  const base = r.pick([`${cap(idea.name.en)} of the ${noun.en}`, `The ${idea.name.en}`, `${cap(idea.name.en)} to use`]);
+  const base = r.pick([
+    `${cap(idea.name.en)} of the ${noun.en}`,
+    `The ${idea.name.en}`,
+    `${cap(idea.name.en)} to use`,
+  ]);
   if ((idea.kind === "number" || idea.kind === "integer") && idea.lo !== undefined) {
     return `${base}${unit ? ` in ${unit}` : ""}, ${idea.lo}..${idea.hi}.`;
   }
@@ -103,7 +144,14 @@ export function syntheticSpecs(tools: SyntheticTool[]): ToolSpec[] {
 
 /** A v2 system prompt for a synthetic set (empty: the default system). */
 export function syntheticSystem(r: Prng): string {
-  return r.pick(["", "", "You turn user commands into exactly one tool call.", "You control a device. Answer with one function call.", "你把用户指令转换成一个函数调用。", "Real-time game agent: one call per command."]);
+  return r.pick([
+    "",
+    "",
+    "You turn user commands into exactly one tool call.",
+    "You control a device. Answer with one function call.",
+    "你把用户指令转换成一个函数调用。",
+    "Real-time game agent: one call per command.",
+  ]);
 }
 
 /** Draws one request on a synthetic tool set. */
@@ -114,7 +162,9 @@ export function drawSynthetic(ph: Phrasing, tools: SyntheticTool[]): Draw {
   const args: Record<string, ArgValue> = {};
   const phrases: string[] = [];
   const exact: Record<string, string> = {};
-  const numericCount = tool.params.filter((p) => p.idea.kind === "number" || p.idea.kind === "integer").length;
+  const numericCount = tool.params.filter(
+    (p) => p.idea.kind === "number" || p.idea.kind === "integer",
+  ).length;
   for (const p of tool.params) {
     if (!p.required && !r.chance(0.5)) continue;
     const slot = `v${phrases.length}`;
@@ -125,21 +175,59 @@ export function drawSynthetic(ph: Phrasing, tools: SyntheticTool[]): Draw {
   }
   let query: string;
   if (tool.idle) {
-    query = ph.say(en ? ph.choose(["never mind", "wait", "do nothing", "hold on", "skip this one", "nothing for now", "uh, forget it", "hmm"]) : ph.choose(["算了", "等一下", "什么都别做", "先不用", "跳过", "没事"]));
+    query = ph.say(
+      en
+        ? ph.choose([
+            "never mind",
+            "wait",
+            "do nothing",
+            "hold on",
+            "skip this one",
+            "nothing for now",
+            "uh, forget it",
+            "hmm",
+          ])
+        : ph.choose(["算了", "等一下", "什么都别做", "先不用", "跳过", "没事"]),
+    );
   } else {
     const object = en ? tool.noun.en : tool.noun.zh;
     const verbWord = en ? tool.verb.en : tool.verb.zh;
     const useName = r.chance(0.12);
     const head = useName
       ? en
-        ? r.pick([`call ${tool.spec.function.name}`, `run ${tool.spec.function.name}`, `use ${tool.spec.function.name}`])
+        ? r.pick([
+            `call ${tool.spec.function.name}`,
+            `run ${tool.spec.function.name}`,
+            `use ${tool.spec.function.name}`,
+          ])
         : r.pick([`调用${tool.spec.function.name}`, `执行${tool.spec.function.name}`])
       : en
-        ? ph.choose(["{vb} the {ob}", "{vb} {ob}", "I want to {vb} the {ob}", "{ob}: {vb}", "{vb} my {ob}", "let's {vb} the {ob}", "could you {vb} the {ob}", "time to {vb} the {ob}"])
-        : ph.choose(["{vb}{ob}", "把{ob}{vb}", "我要{vb}{ob}", "{ob}，{vb}", "帮我{vb}一下{ob}", "给{ob}{vb}", "{vb}那个{ob}"]);
+        ? ph.choose([
+            "{vb} the {ob}",
+            "{vb} {ob}",
+            "I want to {vb} the {ob}",
+            "{ob}: {vb}",
+            "{vb} my {ob}",
+            "let's {vb} the {ob}",
+            "could you {vb} the {ob}",
+            "time to {vb} the {ob}",
+          ])
+        : ph.choose([
+            "{vb}{ob}",
+            "把{ob}{vb}",
+            "我要{vb}{ob}",
+            "{ob}，{vb}",
+            "帮我{vb}一下{ob}",
+            "给{ob}{vb}",
+            "{vb}那个{ob}",
+          ]);
     const ordered = r.shuffle(phrases);
     const joiner = en ? r.pick([", ", " ", " and ", ", "]) : r.pick(["，", "，", "、", " "]);
-    const body = ordered.length ? (en ? `${head} ${ordered.join(joiner)}` : `${head}，${ordered.join(joiner)}`) : head;
+    const body = ordered.length
+      ? en
+        ? `${head} ${ordered.join(joiner)}`
+        : `${head}，${ordered.join(joiner)}`
+      : head;
     query = ph.say(body, { vb: verbWord, ob: object }, exact, 0.5);
   }
   const environment = r.chance(0.3) ? distractorEnvironment(r) : undefined;
@@ -148,7 +236,19 @@ export function drawSynthetic(ph: Phrasing, tools: SyntheticTool[]): Draw {
 }
 
 function distractorEnvironment(r: Prng): string[] {
-  return r.sample([`battery=${r.int(1, 100)}%`, `time=${String(r.int(0, 23)).padStart(2, "0")}:${String(r.int(0, 59)).padStart(2, "0")}`, `players=${r.int(1, 8)}`, `hp=${r.int(1, 100)}`, `temp=${r.int(-5, 35)}C`, `queue=${r.int(0, 20)}`, `mode=idle`, `score=${r.int(0, 9999)}`], r.int(1, 3));
+  return r.sample(
+    [
+      `battery=${r.int(1, 100)}%`,
+      `time=${String(r.int(0, 23)).padStart(2, "0")}:${String(r.int(0, 59)).padStart(2, "0")}`,
+      `players=${r.int(1, 8)}`,
+      `hp=${r.int(1, 100)}`,
+      `temp=${r.int(-5, 35)}C`,
+      `queue=${r.int(0, 20)}`,
+      `mode=idle`,
+      `score=${r.int(0, 9999)}`,
+    ],
+    r.int(1, 3),
+  );
 }
 
 function sayParam(
@@ -166,14 +266,28 @@ function sayParam(
     const value = p.enumValues![i]!;
     const base = idea.values!.find((v) => value.toLowerCase().startsWith(v.value))!;
     const word = r.chance(0.2) ? value : r.pick(en ? base.en : base.zh);
-    const phrase = en ? r.pick([word, `${pname} ${word}`, `in ${word} ${pname}`, `with ${word} ${pname}`, `${pname}: ${word}`]) : r.pick([word, `${pname}${word}`, `${pname}设为${word}`, `${pname}用${word}`]);
+    const phrase = en
+      ? r.pick([
+          word,
+          `${pname} ${word}`,
+          `in ${word} ${pname}`,
+          `with ${word} ${pname}`,
+          `${pname}: ${word}`,
+        ])
+      : r.pick([word, `${pname}${word}`, `${pname}设为${word}`, `${pname}用${word}`]);
     return { value, phrase };
   }
   if (idea.kind === "boolean") {
     const value = r.chance(0.5);
     const phrase = en
       ? value
-        ? r.pick([`with ${pname} on`, `${pname} enabled`, `enable ${pname}`, `${pname}: yes`, `${pname} true`])
+        ? r.pick([
+            `with ${pname} on`,
+            `${pname} enabled`,
+            `enable ${pname}`,
+            `${pname}: yes`,
+            `${pname} true`,
+          ])
         : r.pick([`with ${pname} off`, `no ${pname}`, `disable ${pname}`, `${pname}: no`, `${pname} false`])
       : value
         ? r.pick([`开启${pname}`, `${pname}打开`, `要${pname}`, `${pname}：是`])
@@ -182,7 +296,15 @@ function sayParam(
   }
   if (idea.kind === "string") {
     const value = r.pick(en ? idea.strings!.en : idea.strings!.zh);
-    const phrase = en ? r.pick([`${pname} {${slot}}`, `${pname} "{${slot}}"`, `${pname}: {${slot}}`, `for {${slot}}`, `${pname} set to {${slot}}`]) : r.pick([`${pname}是{${slot}}`, `${pname}“{${slot}}”`, `${pname}：{${slot}}`, `${pname}为{${slot}}`]);
+    const phrase = en
+      ? r.pick([
+          `${pname} {${slot}}`,
+          `${pname} "{${slot}}"`,
+          `${pname}: {${slot}}`,
+          `for {${slot}}`,
+          `${pname} set to {${slot}}`,
+        ])
+      : r.pick([`${pname}是{${slot}}`, `${pname}“{${slot}}”`, `${pname}：{${slot}}`, `${pname}为{${slot}}`]);
     return { value, phrase, exact: value };
   }
   let value: number;
@@ -194,7 +316,19 @@ function sayParam(
   const u = unit ? (en ? unit.en : unit.zh) : "";
   const v = `{${slot}}`;
   const phrase = en
-    ? r.pick([`${pname} ${v}${u}`, `${pname}=${v}`, `with ${pname} of ${v}${u}`, `${pname} ${v}`, ...(onlyNumber ? [`to ${v}${u}`, `at ${v}${u}`, `${v}${u}`] : [])])
-    : r.pick([`${pname}${v}${u}`, `${pname}设为${v}${u}`, `${pname}为${v}`, `${pname}=${v}`, ...(onlyNumber ? [`${v}${u}`, `到${v}${u}`] : [])]);
+    ? r.pick([
+        `${pname} ${v}${u}`,
+        `${pname}=${v}`,
+        `with ${pname} of ${v}${u}`,
+        `${pname} ${v}`,
+        ...(onlyNumber ? [`to ${v}${u}`, `at ${v}${u}`, `${v}${u}`] : []),
+      ])
+    : r.pick([
+        `${pname}${v}${u}`,
+        `${pname}设为${v}${u}`,
+        `${pname}为${v}`,
+        `${pname}=${v}`,
+        ...(onlyNumber ? [`${v}${u}`, `到${v}${u}`] : []),
+      ]);
   return { value, phrase, exact: String(value) };
 }

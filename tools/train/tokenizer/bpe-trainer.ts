@@ -96,7 +96,9 @@ export function trainBpe(wordCounts: Map<string, number>, vocabSize: number): Bp
   const merges: [string, string][] = [];
   const words: number[][] = [];
   const freq: number[] = [];
-  for (const [word, count] of [...wordCounts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+  for (const [word, count] of [...wordCounts.entries()].sort((a, b) =>
+    a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0,
+  )) {
     words.push([...word].map((ch) => idOf.get(ch)!));
     freq.push(count);
   }
@@ -106,7 +108,10 @@ export function trainBpe(wordCounts: Map<string, number>, vocabSize: number): Bp
     pairCount.set(key, (pairCount.get(key) ?? 0) + delta);
     if (delta > 0) {
       let set = pairWords.get(key);
-      if (!set) pairWords.set(key, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        pairWords.set(key, set);
+      }
       set.add(w);
     }
   };

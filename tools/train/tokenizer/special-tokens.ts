@@ -22,5 +22,8 @@ export function splitOnSpecialTokens(text: string): string[] {
 }
 
 const SPECIAL_PATTERN = new RegExp(
-  `(${[...SPECIAL_TOKENS].sort((a, b) => b.length - a.length).map((t) => t.replace(/[|<>/]/g, "\\$&")).join("|")})`,
+  `(${[...SPECIAL_TOKENS]
+    .sort((a, b) => b.length - a.length)
+    .map((t) => t.replace(/[|<>/]/g, "\\$&"))
+    .join("|")})`,
 );

@@ -7,7 +7,9 @@ import { join } from "node:path";
 
 type TokenizersModule = typeof import("../../../packages/core/node_modules/tokenizers/index.js");
 
-const requireFromCore = createRequire(join(import.meta.dir, "..", "..", "..", "packages", "core", "package.json"));
+const requireFromCore = createRequire(
+  join(import.meta.dir, "..", "..", "..", "packages", "core", "package.json"),
+);
 
 export const tokenizers = requireFromCore("tokenizers") as TokenizersModule;
 export type Tokenizer = InstanceType<TokenizersModule["Tokenizer"]>;

@@ -2,8 +2,18 @@ import type { Phrasing } from "../phrasing.ts";
 import type { TargetCall } from "../types.ts";
 import { type Draw, placeEnvironment } from "./draw.ts";
 
-const DIR_EN: Record<string, string[]> = { up: ["up", "upward"], down: ["down", "downward"], left: ["left", "to the left"], right: ["right", "to the right"] };
-const DIR_ZH: Record<string, string[]> = { up: ["上", "向上"], down: ["下", "向下"], left: ["左", "向左"], right: ["右", "向右"] };
+const DIR_EN: Record<string, string[]> = {
+  up: ["up", "upward"],
+  down: ["down", "downward"],
+  left: ["left", "to the left"],
+  right: ["right", "to the right"],
+};
+const DIR_ZH: Record<string, string[]> = {
+  up: ["上", "向上"],
+  down: ["下", "向下"],
+  left: ["左", "向左"],
+  right: ["右", "向右"],
+};
 
 /**
  * Neon Arena enemy ship. Rule the targets follow: when aligned with the player on an axis
@@ -23,8 +33,28 @@ export function drawNeonShip(ph: Phrasing): Draw {
   const alignH = Math.abs(dy) <= 20;
   const alignV = Math.abs(dx) <= 20 && !alignH;
   const cd = r.chance(0.75) ? 0 : r.int(1, 5);
-  const env = [`pos=${pos.join(",")}`, `player=${player.join(",")}`, `dist=${Math.round(Math.hypot(dx, dy))}`, `align_h=${alignH}`, `align_v=${alignV}`, `cd=${cd}`, `wall=no`];
-  const history = r.sample(["fire(left)", "move(up)", "fire(right)", "move(down)", "move(left)", "move(right)", "fire(up)", "fire(down)"], r.int(0, 4));
+  const env = [
+    `pos=${pos.join(",")}`,
+    `player=${player.join(",")}`,
+    `dist=${Math.round(Math.hypot(dx, dy))}`,
+    `align_h=${alignH}`,
+    `align_v=${alignV}`,
+    `cd=${cd}`,
+    `wall=no`,
+  ];
+  const history = r.sample(
+    [
+      "fire(left)",
+      "move(up)",
+      "fire(right)",
+      "move(down)",
+      "move(left)",
+      "move(right)",
+      "fire(up)",
+      "fire(down)",
+    ],
+    r.int(0, 4),
+  );
   let call: TargetCall;
   let query: string;
   if (r.chance(0.25)) {
@@ -53,8 +83,26 @@ export function drawNeonShip(ph: Phrasing): Draw {
       call = { function: "move", args: { direction: dy < 0 ? "up" : "down" } };
     }
     const t = en
-      ? ph.choose(["Fire at the player if aligned.", "Your turn.", "Act.", "Attack the player.", "Next move.", "Engage the player.", "Take your turn", "Hunt the player down.", "What now?"])
-      : ph.choose(["如果对齐就向玩家开火。", "轮到你了。", "行动。", "攻击玩家。", "下一步。", "追击玩家。", "你的回合"]);
+      ? ph.choose([
+          "Fire at the player if aligned.",
+          "Your turn.",
+          "Act.",
+          "Attack the player.",
+          "Next move.",
+          "Engage the player.",
+          "Take your turn",
+          "Hunt the player down.",
+          "What now?",
+        ])
+      : ph.choose([
+          "如果对齐就向玩家开火。",
+          "轮到你了。",
+          "行动。",
+          "攻击玩家。",
+          "下一步。",
+          "追击玩家。",
+          "你的回合",
+        ]);
     query = ph.say(t);
   }
   return { query, environment: env, history, call };
@@ -70,13 +118,24 @@ export function drawPong(ph: Phrasing): Draw {
   if (r.chance(0.2)) ball = paddle + r.int(-15, 15);
   else if (Math.abs(ball - paddle) < 50) ball = paddle + (ball >= paddle ? 60 : -60);
   ball = Math.max(5, Math.min(height - 5, ball));
-  const env = [`ball=${r.int(10, 79) * 10},${ball}`, `vel=${r.pick([-1, 1]) * r.int(2, 9)},${r.int(-6, 6)}`, `paddle_y=${paddle}`, `height=${height}`];
+  const env = [
+    `ball=${r.int(10, 79) * 10},${ball}`,
+    `vel=${r.pick([-1, 1]) * r.int(2, 9)},${r.int(-6, 6)}`,
+    `paddle_y=${paddle}`,
+    `height=${height}`,
+  ];
   const diff = ball - paddle;
   let direction = Math.abs(diff) <= 20 ? "stay" : diff < 0 ? "up" : "down";
   let query: string;
   if (r.chance(0.25)) {
     direction = r.pick(["up", "down", "stay"]);
-    const w = en ? { up: ["up", "upward", "higher"], down: ["down", "downward", "lower"], stay: ["still", "put", "where you are"] } : { up: ["上", "向上"], down: ["下", "向下"], stay: ["不动", "原地"] };
+    const w = en
+      ? {
+          up: ["up", "upward", "higher"],
+          down: ["down", "downward", "lower"],
+          stay: ["still", "put", "where you are"],
+        }
+      : { up: ["上", "向上"], down: ["下", "向下"], stay: ["不动", "原地"] };
     const words = w[direction as "up" | "down" | "stay"];
     const t =
       direction === "stay"
@@ -90,7 +149,14 @@ export function drawPong(ph: Phrasing): Draw {
   } else {
     query = ph.say(
       en
-        ? ph.choose(["Move the paddle.", "Your move.", "Track the ball.", "Go get the ball.", "Block it.", "Next frame."])
+        ? ph.choose([
+            "Move the paddle.",
+            "Your move.",
+            "Track the ball.",
+            "Go get the ball.",
+            "Block it.",
+            "Next frame.",
+          ])
         : ph.choose(["移动挡板。", "该你了。", "跟住球。", "去接球。", "挡住它。"]),
     );
   }
@@ -101,14 +167,39 @@ export function drawPong(ph: Phrasing): Draw {
 export function drawFlappy(ph: Phrasing): Draw {
   const r = ph.rng;
   const en = ph.lang === "en";
-  const env = [`bird_y=${r.int(5, 55) * 10}`, `gap_y=${r.int(10, 50) * 10}`, `next_pipe_x=${r.int(2, 40) * 10}`];
+  const env = [
+    `bird_y=${r.int(5, 55) * 10}`,
+    `gap_y=${r.int(10, 50) * 10}`,
+    `next_pipe_x=${r.int(2, 40) * 10}`,
+  ];
   const flap = r.chance(0.55);
   const t = flap
     ? en
-      ? ph.choose(["tap the screen", "jump", "fly up", "flap", "tap", "jump now!", "go up", "flap your wings", "tap tap", "hop"])
+      ? ph.choose([
+          "tap the screen",
+          "jump",
+          "fly up",
+          "flap",
+          "tap",
+          "jump now!",
+          "go up",
+          "flap your wings",
+          "tap tap",
+          "hop",
+        ])
       : ph.choose(["点一下屏幕", "跳", "往上飞", "拍翅膀", "点击", "跳一下", "飞起来", "起跳"])
     : en
-      ? ph.choose(["wait", "don't flap", "hold", "not yet", "do nothing", "let it fall", "chill", "stay", "easy, wait"])
+      ? ph.choose([
+          "wait",
+          "don't flap",
+          "hold",
+          "not yet",
+          "do nothing",
+          "let it fall",
+          "chill",
+          "stay",
+          "easy, wait",
+        ])
       : ph.choose(["等等", "先别跳", "别动", "还没到", "什么都别做", "等一下", "不要点"]);
   const call: TargetCall = { function: flap ? "flap" : "wait", args: {} };
   if (r.chance(0.7)) return { query: ph.say(t), environment: env, history: [], call };

@@ -2,11 +2,117 @@ import type { Phrasing } from "../phrasing.ts";
 import type { TargetCall } from "../types.ts";
 import type { Draw } from "./draw.ts";
 
-const CITIES_EN = ["Zibo", "Paris", "London", "Tokyo", "Berlin", "Madrid", "Boston", "Seattle", "Denver", "Lagos", "Nairobi", "Lima", "Oslo", "Kyoto", "Hangzhou", "Shenzhen", "Chengdu", "Munich", "Lyon", "Porto", "Austin", "Toronto", "Sydney", "Perth", "Cairo", "Dubai", "Mumbai", "Hanoi", "Seoul", "Busan", "Reykjavik", "Quito", "San Diego", "New York", "Hong Kong", "Cape Town", "Rio de Janeiro", "Salt Lake City"];
-const CITIES_ZH = ["淄博", "北京", "上海", "广州", "深圳", "杭州", "成都", "重庆", "武汉", "西安", "南京", "苏州", "青岛", "济南", "厦门", "昆明", "大连", "哈尔滨", "长沙", "天津", "郑州", "东京", "巴黎", "伦敦", "纽约", "乌鲁木齐", "拉萨"];
-const EVENTS_EN = ["dentist appointment", "team meeting", "Lunch with Sam", "yoga class", "project review", "Mom's birthday dinner", "flight to Paris", "parent-teacher meeting", "car service", "Book club", "doctor visit", "Standup"];
-const EVENTS_ZH = ["看牙医", "团队会议", "和小王吃午饭", "瑜伽课", "项目评审", "妈妈生日晚宴", "飞巴黎的航班", "家长会", "汽车保养", "读书会", "体检", "周会"];
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const CITIES_EN = [
+  "Zibo",
+  "Paris",
+  "London",
+  "Tokyo",
+  "Berlin",
+  "Madrid",
+  "Boston",
+  "Seattle",
+  "Denver",
+  "Lagos",
+  "Nairobi",
+  "Lima",
+  "Oslo",
+  "Kyoto",
+  "Hangzhou",
+  "Shenzhen",
+  "Chengdu",
+  "Munich",
+  "Lyon",
+  "Porto",
+  "Austin",
+  "Toronto",
+  "Sydney",
+  "Perth",
+  "Cairo",
+  "Dubai",
+  "Mumbai",
+  "Hanoi",
+  "Seoul",
+  "Busan",
+  "Reykjavik",
+  "Quito",
+  "San Diego",
+  "New York",
+  "Hong Kong",
+  "Cape Town",
+  "Rio de Janeiro",
+  "Salt Lake City",
+];
+const CITIES_ZH = [
+  "淄博",
+  "北京",
+  "上海",
+  "广州",
+  "深圳",
+  "杭州",
+  "成都",
+  "重庆",
+  "武汉",
+  "西安",
+  "南京",
+  "苏州",
+  "青岛",
+  "济南",
+  "厦门",
+  "昆明",
+  "大连",
+  "哈尔滨",
+  "长沙",
+  "天津",
+  "郑州",
+  "东京",
+  "巴黎",
+  "伦敦",
+  "纽约",
+  "乌鲁木齐",
+  "拉萨",
+];
+const EVENTS_EN = [
+  "dentist appointment",
+  "team meeting",
+  "Lunch with Sam",
+  "yoga class",
+  "project review",
+  "Mom's birthday dinner",
+  "flight to Paris",
+  "parent-teacher meeting",
+  "car service",
+  "Book club",
+  "doctor visit",
+  "Standup",
+];
+const EVENTS_ZH = [
+  "看牙医",
+  "团队会议",
+  "和小王吃午饭",
+  "瑜伽课",
+  "项目评审",
+  "妈妈生日晚宴",
+  "飞巴黎的航班",
+  "家长会",
+  "汽车保养",
+  "读书会",
+  "体检",
+  "周会",
+];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 function pad(n: number): string {
   return String(n).padStart(2, "0");
@@ -39,7 +145,10 @@ function spokenTime(ph: Phrasing): [string, string] {
     return [r.pick([`${part}${h12}点${mins}`, hhmm, `${h}点${mins}`]), hhmm];
   }
   const h12 = h % 12 === 0 ? 12 : h % 12;
-  const ampm = h < 12 ? r.pick(["am", "AM", "a.m.", "in the morning"]) : r.pick(["pm", "PM", "p.m.", h >= 18 ? "in the evening" : "in the afternoon"]);
+  const ampm =
+    h < 12
+      ? r.pick(["am", "AM", "a.m.", "in the morning"])
+      : r.pick(["pm", "PM", "p.m.", h >= 18 ? "in the evening" : "in the afternoon"]);
   const minText = m === 0 ? r.pick(["", ":00"]) : `:${pad(m)}`;
   return [r.pick([`${h12}${minText} ${ampm}`, hhmm, `${h12}${minText}${ampm}`]), hhmm];
 }
@@ -51,7 +160,11 @@ export function drawAssistant(ph: Phrasing): Draw {
   const kind = r.pick(["weather", "weather", "alarm", "alarm", "event", "event", "calc", "calc"]);
   let call: TargetCall;
   let query: string;
-  const context = r.chance(0.35) ? (en ? `Today is ${isoDate(ph)[0]}.\n\n` : `今天是${isoDate(ph)[0]}。\n\n`) : "";
+  const context = r.chance(0.35)
+    ? en
+      ? `Today is ${isoDate(ph)[0]}.\n\n`
+      : `今天是${isoDate(ph)[0]}。\n\n`
+    : "";
   if (kind === "weather") {
     const city = r.pick(en ? CITIES_EN : CITIES_ZH);
     const when = r.pick(["none", "none", "today", "tomorrow", "date"]);
@@ -68,20 +181,66 @@ export function drawAssistant(ph: Phrasing): Draw {
       args.date = iso;
     }
     const t = en
-      ? ph.choose(["What's the weather like in {c} {w}?", "weather in {c} {w}", "Will it rain in {c} {w}?", "how hot is it in {c} {w}", "forecast for {c} {w}", "Is it sunny in {c} {w}?", "do I need an umbrella in {c} {w}", "tell me the weather for {c} {w}", "how cold will {c} be {w}"])
-      : ph.choose(["{w}{c}天气怎么样", "{c}{w}会下雨吗", "查一下{c}{w}的天气", "{w}{c}热不热", "{c}{w}天气预报", "{w}{c}需要带伞吗", "告诉我{c}{w}的天气", "{c}{w}冷吗"]);
+      ? ph.choose([
+          "What's the weather like in {c} {w}?",
+          "weather in {c} {w}",
+          "Will it rain in {c} {w}?",
+          "how hot is it in {c} {w}",
+          "forecast for {c} {w}",
+          "Is it sunny in {c} {w}?",
+          "do I need an umbrella in {c} {w}",
+          "tell me the weather for {c} {w}",
+          "how cold will {c} be {w}",
+        ])
+      : ph.choose([
+          "{w}{c}天气怎么样",
+          "{c}{w}会下雨吗",
+          "查一下{c}{w}的天气",
+          "{w}{c}热不热",
+          "{c}{w}天气预报",
+          "{w}{c}需要带伞吗",
+          "告诉我{c}{w}的天气",
+          "{c}{w}冷吗",
+        ]);
     query = ph.say(t, { w: whenText }, { c: city });
     call = { function: "get_weather", args };
   } else if (kind === "alarm") {
     const [said, hhmm] = spokenTime(ph);
     const rep = r.pick(["none", "none", "once", "daily", "weekly"]);
     const repWord: Record<string, string[]> = en
-      ? { none: [""], once: ["just once", "one time only", "only for tomorrow"], daily: ["every day", "daily", "each morning", "every single day"], weekly: ["every week", "weekly", "once a week"] }
-      : { none: [""], once: ["只响一次", "就一次"], daily: ["每天", "天天", "每日"], weekly: ["每周", "每个星期", "每星期"] };
+      ? {
+          none: [""],
+          once: ["just once", "one time only", "only for tomorrow"],
+          daily: ["every day", "daily", "each morning", "every single day"],
+          weekly: ["every week", "weekly", "once a week"],
+        }
+      : {
+          none: [""],
+          once: ["只响一次", "就一次"],
+          daily: ["每天", "天天", "每日"],
+          weekly: ["每周", "每个星期", "每星期"],
+        };
     const rw = r.pick(repWord[rep]!);
     const t = en
-      ? ph.choose(["set an alarm for {t} {r}", "wake me up at {t} {r}", "alarm at {t} {r}", "{r} wake me at {t}", "I need an alarm {r} at {t}", "remind me to get up at {t} {r}", "set my alarm to {t} {r}", "alarm {t} {r}"])
-      : ph.choose(["{r}{t}叫我起床", "定一个{t}的闹钟{r}", "{r}{t}提醒我起床", "设个闹钟，{t}，{r}", "{t}的闹钟{r}", "叫我{r}{t}起床", "帮我设{r}{t}的闹铃"]);
+      ? ph.choose([
+          "set an alarm for {t} {r}",
+          "wake me up at {t} {r}",
+          "alarm at {t} {r}",
+          "{r} wake me at {t}",
+          "I need an alarm {r} at {t}",
+          "remind me to get up at {t} {r}",
+          "set my alarm to {t} {r}",
+          "alarm {t} {r}",
+        ])
+      : ph.choose([
+          "{r}{t}叫我起床",
+          "定一个{t}的闹钟{r}",
+          "{r}{t}提醒我起床",
+          "设个闹钟，{t}，{r}",
+          "{t}的闹钟{r}",
+          "叫我{r}{t}起床",
+          "帮我设{r}{t}的闹铃",
+        ]);
     query = ph.say(t, { r: rw }, { t: said });
     call = { function: "set_alarm", args: rep === "none" ? { time: hhmm } : { time: hhmm, repeat: rep } };
   } else if (kind === "event") {
@@ -91,16 +250,44 @@ export function drawAssistant(ph: Phrasing): Draw {
     const [tSaid, hhmm] = spokenTime(ph);
     const at = withTime ? (en ? ` at ${tSaid}` : /\d$/.test(said) ? ` ${tSaid}` : tSaid) : "";
     const t = en
-      ? ph.choose(["add {e} on {d}{at}", "put {e} in my calendar for {d}{at}", "schedule {e} on {d}{at}", "new event: {e}, {d}{at}", "I have {e} on {d}{at}", "create an event {e} for {d}{at}", "book {e} {d}{at}"])
-      : ph.choose(["{d}{at}加一个{e}", "把{e}加到日历，{d}{at}", "安排{d}{at}{e}", "新建日程：{e}，{d}{at}", "{d}{at}有{e}，记一下", "在{d}{at}添加{e}"]);
+      ? ph.choose([
+          "add {e} on {d}{at}",
+          "put {e} in my calendar for {d}{at}",
+          "schedule {e} on {d}{at}",
+          "new event: {e}, {d}{at}",
+          "I have {e} on {d}{at}",
+          "create an event {e} for {d}{at}",
+          "book {e} {d}{at}",
+        ])
+      : ph.choose([
+          "{d}{at}加一个{e}",
+          "把{e}加到日历，{d}{at}",
+          "安排{d}{at}{e}",
+          "新建日程：{e}，{d}{at}",
+          "{d}{at}有{e}，记一下",
+          "在{d}{at}添加{e}",
+        ]);
     query = ph.say(t, {}, { e: title, d: said, at });
-    call = { function: "add_event", args: withTime ? { title, date: iso, time: hhmm } : { title, date: iso } };
+    call = {
+      function: "add_event",
+      args: withTime ? { title, date: iso, time: hhmm } : { title, date: iso },
+    };
   } else {
     const a = r.int(1, 999);
     const b = r.int(1, 99);
     const op = r.pick(["+", "-", "*", "/"]);
-    const opEn: Record<string, string[]> = { "+": ["plus", "+", "and"], "-": ["minus", "-"], "*": ["times", "multiplied by", "x", "*"], "/": ["divided by", "over", "/"] };
-    const opZh: Record<string, string[]> = { "+": ["加", "加上", "+"], "-": ["减", "减去", "-"], "*": ["乘以", "乘", "×"], "/": ["除以", "/"] };
+    const opEn: Record<string, string[]> = {
+      "+": ["plus", "+", "and"],
+      "-": ["minus", "-"],
+      "*": ["times", "multiplied by", "x", "*"],
+      "/": ["divided by", "over", "/"],
+    };
+    const opZh: Record<string, string[]> = {
+      "+": ["加", "加上", "+"],
+      "-": ["减", "减去", "-"],
+      "*": ["乘以", "乘", "×"],
+      "/": ["除以", "/"],
+    };
     const paren = r.chance(0.2);
     let expression = `${a}${op}${b}`;
     let spoken = `${a} ${r.pick((en ? opEn : opZh)[op]!)} ${b}`;
@@ -111,11 +298,19 @@ export function drawAssistant(ph: Phrasing): Draw {
     }
     if (!en) spoken = spoken.replace(/ /g, "");
     const t = en
-      ? ph.choose(["what is {x}", "calculate {x}", "what's {x}?", "compute {x}", "how much is {x}", "{x} equals what", "work out {x}", "quick math: {x}"])
+      ? ph.choose([
+          "what is {x}",
+          "calculate {x}",
+          "what's {x}?",
+          "compute {x}",
+          "how much is {x}",
+          "{x} equals what",
+          "work out {x}",
+          "quick math: {x}",
+        ])
       : ph.choose(["{x}等于多少", "算一下{x}", "{x}是多少", "帮我计算{x}", "{x}得几", "计算{x}"]);
     query = ph.say(t, {}, { x: spoken });
     call = { function: "calculate", args: { expression } };
   }
   return { query: context + query, history: [], call };
 }
-

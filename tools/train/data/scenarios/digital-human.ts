@@ -11,47 +11,198 @@ const EMOTION: Record<string, { en: string[]; zh: string[] }> = {
   thinking: { en: ["thoughtful", "thinking", "pensive", "puzzled"], zh: ["思考", "沉思", "若有所思"] },
 };
 const LEVEL: { value: number; en: string[]; zh: string[] }[] = [
-  { value: 0.3, en: ["a little", "slightly", "a bit", "subtly", "mildly"], zh: ["有点", "稍微", "略微", "一点点"] },
+  {
+    value: 0.3,
+    en: ["a little", "slightly", "a bit", "subtly", "mildly"],
+    zh: ["有点", "稍微", "略微", "一点点"],
+  },
   { value: 0.6, en: ["", "", "moderately", "fairly"], zh: ["", "", "比较"] },
   { value: 0.9, en: ["very", "really", "super", "extremely"], zh: ["非常", "特别", "超级", "十分"] },
   { value: 1, en: ["fully", "completely", "totally, at full intensity,"], zh: ["完全", "满满地", "极其"] },
 ];
 const TONE: Record<string, { en: string[]; zh: string[] }> = {
-  cheerful: { en: ["cheerfully", "warmly", "happily", "brightly", "with a smile"], zh: ["开心地", "热情地", "愉快地", "笑着"] },
-  calm: { en: ["calmly", "gently", "softly", "in a relaxed way", "quietly"], zh: ["平静地", "温和地", "轻声地", "淡定地"] },
-  serious: { en: ["seriously", "solemnly", "in a serious tone", "firmly", "earnestly"], zh: ["严肃地", "认真地", "郑重地", "正经地"] },
-  excited: { en: ["excitedly", "with lots of energy", "enthusiastically", "hyped up", "loudly and excited"], zh: ["兴奋地", "激动地", "充满激情地", "high起来"] },
+  cheerful: {
+    en: ["cheerfully", "warmly", "happily", "brightly", "with a smile"],
+    zh: ["开心地", "热情地", "愉快地", "笑着"],
+  },
+  calm: {
+    en: ["calmly", "gently", "softly", "in a relaxed way", "quietly"],
+    zh: ["平静地", "温和地", "轻声地", "淡定地"],
+  },
+  serious: {
+    en: ["seriously", "solemnly", "in a serious tone", "firmly", "earnestly"],
+    zh: ["严肃地", "认真地", "郑重地", "正经地"],
+  },
+  excited: {
+    en: ["excitedly", "with lots of energy", "enthusiastically", "hyped up", "loudly and excited"],
+    zh: ["兴奋地", "激动地", "充满激情地", "high起来"],
+  },
 };
-const LINES_EN = ["Welcome everyone, so glad you're here!", "Thanks for the follow!", "Let's get started with today's show.", "Don't forget to like and subscribe!", "We'll be right back after a short break.", "That was amazing, thank you all!", "Good evening and welcome to the stream.", "Today we're trying the new recipe.", "Thank you for the gift, you're the best!", "Please keep the chat friendly.", "Here's the winner of today's giveaway.", "Let me read a few comments.", "See you all tomorrow night!", "Happy birthday, Lily!", "The sale ends at midnight.", "Hold on, I'll check that for you.", "Welcome back, everyone!", "Great question, let me explain.", "Hello chat, how is everyone doing?", "Thanks for watching, good night!"];
-const LINES_ZH = ["欢迎大家来到直播间！", "谢谢你的关注！", "我们开始今天的节目吧。", "别忘了点赞关注哦！", "休息一下，马上回来。", "太精彩了，谢谢大家！", "晚上好，欢迎来到直播间。", "今天我们来试试新菜谱。", "谢谢你的礼物，爱你们！", "请大家文明聊天哦。", "现在公布今天的中奖者。", "我来读几条评论。", "明天晚上见！", "祝小明生日快乐！", "优惠活动今晚十二点结束。", "稍等，我帮你看一下。", "欢迎回来，大家好！", "好问题，我来解释一下。", "大家好，今天过得怎么样？", "谢谢观看，晚安！"];
+const LINES_EN = [
+  "Welcome everyone, so glad you're here!",
+  "Thanks for the follow!",
+  "Let's get started with today's show.",
+  "Don't forget to like and subscribe!",
+  "We'll be right back after a short break.",
+  "That was amazing, thank you all!",
+  "Good evening and welcome to the stream.",
+  "Today we're trying the new recipe.",
+  "Thank you for the gift, you're the best!",
+  "Please keep the chat friendly.",
+  "Here's the winner of today's giveaway.",
+  "Let me read a few comments.",
+  "See you all tomorrow night!",
+  "Happy birthday, Lily!",
+  "The sale ends at midnight.",
+  "Hold on, I'll check that for you.",
+  "Welcome back, everyone!",
+  "Great question, let me explain.",
+  "Hello chat, how is everyone doing?",
+  "Thanks for watching, good night!",
+];
+const LINES_ZH = [
+  "欢迎大家来到直播间！",
+  "谢谢你的关注！",
+  "我们开始今天的节目吧。",
+  "别忘了点赞关注哦！",
+  "休息一下，马上回来。",
+  "太精彩了，谢谢大家！",
+  "晚上好，欢迎来到直播间。",
+  "今天我们来试试新菜谱。",
+  "谢谢你的礼物，爱你们！",
+  "请大家文明聊天哦。",
+  "现在公布今天的中奖者。",
+  "我来读几条评论。",
+  "明天晚上见！",
+  "祝小明生日快乐！",
+  "优惠活动今晚十二点结束。",
+  "稍等，我帮你看一下。",
+  "欢迎回来，大家好！",
+  "好问题，我来解释一下。",
+  "大家好，今天过得怎么样？",
+  "谢谢观看，晚安！",
+];
 /** Director cues that describe a line without quoting it, with the line the host says. */
 const CUES: { tone: string; en: string; enLine: string; zh: string; zhLine: string }[] = [
-  { tone: "cheerful", en: "greet everyone warmly and say welcome", enLine: "Hi everyone, welcome to the stream!", zh: "热情地跟大家打招呼并说欢迎", zhLine: "大家好，欢迎来到直播间！" },
-  { tone: "cheerful", en: "thank the viewer for the gift", enLine: "Thank you so much for the gift!", zh: "感谢观众送的礼物", zhLine: "非常感谢你的礼物！" },
-  { tone: "calm", en: "tell them we'll take a short break", enLine: "Let's take a short break, I'll be right back.", zh: "告诉大家休息一下", zhLine: "我们休息一下，马上回来。" },
-  { tone: "serious", en: "remind chat to be respectful", enLine: "Please be respectful to each other in the chat.", zh: "提醒弹幕文明发言", zhLine: "请大家在弹幕里文明发言。" },
-  { tone: "excited", en: "announce the giveaway with lots of hype", enLine: "Giveaway time, everyone! Get ready!", zh: "激动地宣布抽奖开始", zhLine: "抽奖开始啦，大家准备好！" },
-  { tone: "calm", en: "say good night to everyone", enLine: "Good night everyone, see you next time.", zh: "跟大家说晚安", zhLine: "大家晚安，下次见。" },
-  { tone: "excited", en: "celebrate hitting 10k followers", enLine: "We just hit ten thousand followers, thank you!", zh: "庆祝粉丝破万", zhLine: "我们粉丝破万啦，谢谢大家！" },
-  { tone: "serious", en: "explain that the product is out of stock", enLine: "Sorry, this product is out of stock right now.", zh: "说明商品已经售罄", zhLine: "抱歉，这款商品已经售罄了。" },
+  {
+    tone: "cheerful",
+    en: "greet everyone warmly and say welcome",
+    enLine: "Hi everyone, welcome to the stream!",
+    zh: "热情地跟大家打招呼并说欢迎",
+    zhLine: "大家好，欢迎来到直播间！",
+  },
+  {
+    tone: "cheerful",
+    en: "thank the viewer for the gift",
+    enLine: "Thank you so much for the gift!",
+    zh: "感谢观众送的礼物",
+    zhLine: "非常感谢你的礼物！",
+  },
+  {
+    tone: "calm",
+    en: "tell them we'll take a short break",
+    enLine: "Let's take a short break, I'll be right back.",
+    zh: "告诉大家休息一下",
+    zhLine: "我们休息一下，马上回来。",
+  },
+  {
+    tone: "serious",
+    en: "remind chat to be respectful",
+    enLine: "Please be respectful to each other in the chat.",
+    zh: "提醒弹幕文明发言",
+    zhLine: "请大家在弹幕里文明发言。",
+  },
+  {
+    tone: "excited",
+    en: "announce the giveaway with lots of hype",
+    enLine: "Giveaway time, everyone! Get ready!",
+    zh: "激动地宣布抽奖开始",
+    zhLine: "抽奖开始啦，大家准备好！",
+  },
+  {
+    tone: "calm",
+    en: "say good night to everyone",
+    enLine: "Good night everyone, see you next time.",
+    zh: "跟大家说晚安",
+    zhLine: "大家晚安，下次见。",
+  },
+  {
+    tone: "excited",
+    en: "celebrate hitting 10k followers",
+    enLine: "We just hit ten thousand followers, thank you!",
+    zh: "庆祝粉丝破万",
+    zhLine: "我们粉丝破万啦，谢谢大家！",
+  },
+  {
+    tone: "serious",
+    en: "explain that the product is out of stock",
+    enLine: "Sorry, this product is out of stock right now.",
+    zh: "说明商品已经售罄",
+    zhLine: "抱歉，这款商品已经售罄了。",
+  },
 ];
 const GESTURE: Record<string, { en: string[]; zh: string[] }> = {
-  wave: { en: ["wave at the audience", "wave hello", "give them a wave", "wave to chat", "wave goodbye"], zh: ["向观众挥手", "挥挥手", "跟大家挥手", "挥手打招呼"] },
-  nod: { en: ["nod", "nod your head", "give a nod", "nod in agreement"], zh: ["点头", "点点头", "点头表示同意"] },
-  shake_head: { en: ["shake your head", "shake head no", "do a head shake"], zh: ["摇头", "摇摇头", "摇头表示不行"] },
-  bow: { en: ["bow", "bow to the audience", "take a bow", "give a little bow"], zh: ["鞠躬", "向观众鞠躬", "鞠个躬"] },
-  point: { en: ["point at the screen", "point over there", "point at it", "point to the product"], zh: ["指一下", "指向屏幕", "指着商品"] },
-  thumbs_up: { en: ["give a thumbs up", "thumbs up", "show a thumbs-up"], zh: ["点赞", "竖大拇指", "比个赞"] },
-  clap: { en: ["clap", "clap your hands", "applaud", "give a round of applause"], zh: ["鼓掌", "拍拍手", "为大家鼓掌"] },
+  wave: {
+    en: ["wave at the audience", "wave hello", "give them a wave", "wave to chat", "wave goodbye"],
+    zh: ["向观众挥手", "挥挥手", "跟大家挥手", "挥手打招呼"],
+  },
+  nod: {
+    en: ["nod", "nod your head", "give a nod", "nod in agreement"],
+    zh: ["点头", "点点头", "点头表示同意"],
+  },
+  shake_head: {
+    en: ["shake your head", "shake head no", "do a head shake"],
+    zh: ["摇头", "摇摇头", "摇头表示不行"],
+  },
+  bow: {
+    en: ["bow", "bow to the audience", "take a bow", "give a little bow"],
+    zh: ["鞠躬", "向观众鞠躬", "鞠个躬"],
+  },
+  point: {
+    en: ["point at the screen", "point over there", "point at it", "point to the product"],
+    zh: ["指一下", "指向屏幕", "指着商品"],
+  },
+  thumbs_up: {
+    en: ["give a thumbs up", "thumbs up", "show a thumbs-up"],
+    zh: ["点赞", "竖大拇指", "比个赞"],
+  },
+  clap: {
+    en: ["clap", "clap your hands", "applaud", "give a round of applause"],
+    zh: ["鼓掌", "拍拍手", "为大家鼓掌"],
+  },
 };
 const LOOK: Record<string, { en: string[]; zh: string[] }> = {
-  camera: { en: ["look at the camera", "eyes on the camera", "face the camera", "look into the lens"], zh: ["看镜头", "看着镜头", "面向镜头"] },
-  left: { en: ["look left", "look to your left", "glance left", "turn your head left"], zh: ["看左边", "往左看", "向左看"] },
-  right: { en: ["look right", "look to your right", "glance right", "turn your head right"], zh: ["看右边", "往右看", "向右看"] },
-  up: { en: ["look up", "glance up", "look upward", "look at the ceiling"], zh: ["抬头看", "往上看", "向上看"] },
-  down: { en: ["look down", "glance down", "look at the floor", "look downward"], zh: ["低头看", "往下看", "向下看"] },
+  camera: {
+    en: ["look at the camera", "eyes on the camera", "face the camera", "look into the lens"],
+    zh: ["看镜头", "看着镜头", "面向镜头"],
+  },
+  left: {
+    en: ["look left", "look to your left", "glance left", "turn your head left"],
+    zh: ["看左边", "往左看", "向左看"],
+  },
+  right: {
+    en: ["look right", "look to your right", "glance right", "turn your head right"],
+    zh: ["看右边", "往右看", "向右看"],
+  },
+  up: {
+    en: ["look up", "glance up", "look upward", "look at the ceiling"],
+    zh: ["抬头看", "往上看", "向上看"],
+  },
+  down: {
+    en: ["look down", "glance down", "look at the floor", "look downward"],
+    zh: ["低头看", "往下看", "向下看"],
+  },
 };
-const CHAT_EN = ['"hi!"', '"good evening"', '"lol"', '"love this"', '"first time here"', '"hello from Brazil"', '"so cute"', '"gg"'];
+const CHAT_EN = [
+  '"hi!"',
+  '"good evening"',
+  '"lol"',
+  '"love this"',
+  '"first time here"',
+  '"hello from Brazil"',
+  '"so cute"',
+  '"gg"',
+];
 const CHAT_ZH = ['"你好"', '"晚上好"', '"哈哈哈"', '"好可爱"', '"第一次来"', '"主播好"', '"666"'];
 
 /** Director cues to the virtual host: set_expression, speak, gesture, look_at, idle. */
@@ -59,7 +210,18 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
   const r = ph.rng;
   const en = ph.lang === "en";
   const env: string[] = [];
-  if (r.chance(0.4)) env.push(en ? r.pick(["Stream just started, chat is filling up", "Mid-stream, 1200 viewers", "Product demo segment", "Q&A segment", "Stream ending soon"]) : r.pick(["直播刚开始，弹幕很多", "直播中，1200人在线", "商品展示环节", "问答环节", "直播快结束了"]));
+  if (r.chance(0.4))
+    env.push(
+      en
+        ? r.pick([
+            "Stream just started, chat is filling up",
+            "Mid-stream, 1200 viewers",
+            "Product demo segment",
+            "Q&A segment",
+            "Stream ending soon",
+          ])
+        : r.pick(["直播刚开始，弹幕很多", "直播中，1200人在线", "商品展示环节", "问答环节", "直播快结束了"]),
+    );
   if (r.chance(0.35)) env.push(`Chat: ${r.sample(en ? CHAT_EN : CHAT_ZH, r.int(1, 3)).join(" ")}`);
   const cue = r.chance(0.6) ? (en ? "Director: " : r.pick(["导演：", "Director: "])) : "";
   const kind = r.pick(["expr", "expr", "speak", "speak", "speak", "gesture", "gesture", "look", "idle"]);
@@ -72,14 +234,27 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
     if (r.chance(0.3)) {
       intensity = r.pick([0.1, 0.2, 0.4, 0.5, 0.7, 0.8, 0.3, 0.6, 0.9, 1]);
       const t = en
-        ? ph.choose(["look {e}, intensity {n}", "show a {e} face at {n}", "{e} expression, {n}", "be {e} with intensity {n}", "set expression {e} to {n}"])
+        ? ph.choose([
+            "look {e}, intensity {n}",
+            "show a {e} face at {n}",
+            "{e} expression, {n}",
+            "be {e} with intensity {n}",
+            "set expression {e} to {n}",
+          ])
         : ph.choose(["表情{e}，强度{n}", "做一个{e}的表情，强度{n}", "{e}，程度{n}", "显示{e}表情，{n}"]);
       query = ph.say(t, { e: word }, { n: String(intensity) });
     } else {
       const level = r.pick(LEVEL);
       intensity = level.value;
       const t = en
-        ? ph.choose(["look {l} {e}", "be {l} {e}", "show that you're {l} {e}", "make a {l} {e} face", "act {l} {e}", "you're {l} {e} now"])
+        ? ph.choose([
+            "look {l} {e}",
+            "be {l} {e}",
+            "show that you're {l} {e}",
+            "make a {l} {e} face",
+            "act {l} {e}",
+            "you're {l} {e} now",
+          ])
         : ph.choose(["{l}{e}", "表现得{l}{e}", "做出{l}{e}的表情", "显得{l}{e}", "露出{l}{e}的样子"]);
       query = ph.say(t, { e: word, l: r.pick(en ? level.en : level.zh) });
     }
@@ -94,8 +269,22 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
       const line = r.pick(en ? LINES_EN : LINES_ZH);
       const tw = r.pick(en ? TONE[tone]!.en : TONE[tone]!.zh);
       const t = en
-        ? ph.choose(['say "{s}" {t}', "{t} say: {s}", 'tell the audience "{s}" {t}', "say {s} {t}", 'announce {t}: "{s}"', "{t} tell them {s}"])
-        : ph.choose(["{t}说“{s}”", "{t}说：{s}", "跟观众{t}说{s}", "{t}告诉大家：{s}", "请{t}念出“{s}”", "{t}说一句{s}"]);
+        ? ph.choose([
+            'say "{s}" {t}',
+            "{t} say: {s}",
+            'tell the audience "{s}" {t}',
+            "say {s} {t}",
+            'announce {t}: "{s}"',
+            "{t} tell them {s}",
+          ])
+        : ph.choose([
+            "{t}说“{s}”",
+            "{t}说：{s}",
+            "跟观众{t}说{s}",
+            "{t}告诉大家：{s}",
+            "请{t}念出“{s}”",
+            "{t}说一句{s}",
+          ]);
       query = ph.say(t, { t: tw }, { s: line });
       call = { function: "speak", args: { text: line, tone } };
     }
@@ -109,7 +298,16 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
     call = { function: "look_at", args: { target } };
   } else {
     const t = en
-      ? ph.choose(["go back to idle", "relax", "back to neutral idle", "rest for a moment", "idle now", "stand by", "reset to idle", "just chill"])
+      ? ph.choose([
+          "go back to idle",
+          "relax",
+          "back to neutral idle",
+          "rest for a moment",
+          "idle now",
+          "stand by",
+          "reset to idle",
+          "just chill",
+        ])
       : ph.choose(["回到待机", "放松一下", "恢复待机状态", "休息一下", "待机", "回到默认状态"]);
     query = ph.say(t);
     call = { function: "idle", args: {} };

@@ -16,7 +16,13 @@ export type ScenarioDrawer = (ph: Phrasing) => Draw;
  * Puts environment lines either into the `environment` field or in front of the query
  * (the reference examples use both), so the model reads state from either place.
  */
-export function placeEnvironment(ph: Phrasing, env: string[], query: string, history: string[], call: TargetCall): Draw {
+export function placeEnvironment(
+  ph: Phrasing,
+  env: string[],
+  query: string,
+  history: string[],
+  call: TargetCall,
+): Draw {
   if (env.length === 0) return { query, history, call };
   if (ph.rng.chance(0.5)) return { query, environment: env, history, call };
   return { query: `${env.join("\n")}\n\n${query}`, history, call };

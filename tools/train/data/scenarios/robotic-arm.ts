@@ -1,8 +1,52 @@
 import type { Phrasing } from "../phrasing.ts";
 import { type Draw, num, placeEnvironment } from "./draw.ts";
 
-const PARTS_EN = ["red gear", "blue gear", "bolt", "steel plate", "bearing", "green cube", "yellow block", "shaft", "bracket", "valve body", "nut", "spring", "copper pipe", "sensor", "motor housing", "washer", "gear blank", "white cup", "black box", "part A", "part B", "widget"];
-const PARTS_ZH = ["红色齿轮", "蓝色齿轮", "螺栓", "钢板", "轴承", "绿色方块", "黄色积木", "轴", "支架", "阀体", "螺母", "弹簧", "铜管", "传感器", "电机外壳", "垫片", "白色杯子", "黑盒子", "零件A", "零件B"];
+const PARTS_EN = [
+  "red gear",
+  "blue gear",
+  "bolt",
+  "steel plate",
+  "bearing",
+  "green cube",
+  "yellow block",
+  "shaft",
+  "bracket",
+  "valve body",
+  "nut",
+  "spring",
+  "copper pipe",
+  "sensor",
+  "motor housing",
+  "washer",
+  "gear blank",
+  "white cup",
+  "black box",
+  "part A",
+  "part B",
+  "widget",
+];
+const PARTS_ZH = [
+  "红色齿轮",
+  "蓝色齿轮",
+  "螺栓",
+  "钢板",
+  "轴承",
+  "绿色方块",
+  "黄色积木",
+  "轴",
+  "支架",
+  "阀体",
+  "螺母",
+  "弹簧",
+  "铜管",
+  "传感器",
+  "电机外壳",
+  "垫片",
+  "白色杯子",
+  "黑盒子",
+  "零件A",
+  "零件B",
+];
 const PLACES_EN = ["tray", "bin", "conveyor", "fixture", "pallet", "box", "drop zone", "rack"];
 const PLACES_ZH = ["托盘", "料箱", "传送带", "夹具", "货架", "盒子", "放料区"];
 
@@ -21,7 +65,11 @@ const AXIS_EN: Record<string, string[]> = {
   pitch: ["pitch", "the pitch axis", "pitch axis"],
   yaw: ["yaw", "the yaw axis", "yaw axis"],
 };
-const AXIS_ZH: Record<string, string[]> = { roll: ["横滚", "roll轴", "翻滚轴"], pitch: ["俯仰", "pitch轴", "俯仰轴"], yaw: ["偏航", "yaw轴", "偏航轴"] };
+const AXIS_ZH: Record<string, string[]> = {
+  roll: ["横滚", "roll轴", "翻滚轴"],
+  pitch: ["俯仰", "pitch轴", "俯仰轴"],
+  yaw: ["偏航", "yaw轴", "偏航轴"],
+};
 const FORCE: { value: number; en: string[]; zh: string[] }[] = [
   { value: 10, en: ["light", "gentle", "soft", "delicate", "fragile"], zh: ["轻", "轻轻", "小力", "易碎"] },
   { value: 50, en: ["medium", "moderate", "normal", "medium-weight"], zh: ["中等", "适中", "中"] },
@@ -59,7 +107,18 @@ export function drawRoboticArm(ph: Phrasing): Draw {
   const env: string[] = [];
   const history: string[] = r.chance(0.3) ? [`move_to(${point(ph).join(",")})`] : [];
   if (r.chance(0.7)) env.push(armState(ph));
-  const kind = r.pick(["move_obj", "move_obj", "move_xyz", "move_xyz", "grip", "grip", "release", "rotate", "rotate", "home"]);
+  const kind = r.pick([
+    "move_obj",
+    "move_obj",
+    "move_xyz",
+    "move_xyz",
+    "grip",
+    "grip",
+    "release",
+    "rotate",
+    "rotate",
+    "home",
+  ]);
 
   if (kind === "move_obj" || kind === "move_xyz") {
     const speed = r.chance(0.55) ? r.pick(["slow", "normal", "fast", "slow", "fast"]) : undefined;
@@ -77,11 +136,31 @@ export function drawRoboticArm(ph: Phrasing): Draw {
       [args.x, args.y, args.z] = target[1];
       env.push(
         (en ? "Part: " : "零件：") +
-          r.shuffle(all).map(([n, p]) => (en ? `${n} at (${p.join(",")})` : `${n}在(${p.join(",")})`)).join(en ? ", " : "，"),
+          r
+            .shuffle(all)
+            .map(([n, p]) => (en ? `${n} at (${p.join(",")})` : `${n}在(${p.join(",")})`))
+            .join(en ? ", " : "，"),
       );
       const t = en
-        ? ph.choose(["Go to the {obj} {speed}", "move to the {obj} {speed}", "{speed} move over to the {obj}", "Take the tool to the {obj} {speed}", "head to the {obj} {speed}", "Position yourself at the {obj} {speed}", "reach the {obj} {speed}", "go over to the {obj}, {speed}"])
-        : ph.choose(["{speed}移动到{obj}", "去{obj}那里，{speed}", "{speed}到{obj}的位置", "把末端移到{obj}{speed}", "移到{obj}上{speed}", "{speed}过去{obj}那边", "{speed}去{obj}"]);
+        ? ph.choose([
+            "Go to the {obj} {speed}",
+            "move to the {obj} {speed}",
+            "{speed} move over to the {obj}",
+            "Take the tool to the {obj} {speed}",
+            "head to the {obj} {speed}",
+            "Position yourself at the {obj} {speed}",
+            "reach the {obj} {speed}",
+            "go over to the {obj}, {speed}",
+          ])
+        : ph.choose([
+            "{speed}移动到{obj}",
+            "去{obj}那里，{speed}",
+            "{speed}到{obj}的位置",
+            "把末端移到{obj}{speed}",
+            "移到{obj}上{speed}",
+            "{speed}过去{obj}那边",
+            "{speed}去{obj}",
+          ]);
       query = ph.say(t, { obj: target[0], speed: speedWord });
     } else {
       const mm = en ? r.pick(["", " mm", "mm", " millimeters"]) : r.pick(["", "毫米", "mm"]);
@@ -117,23 +196,69 @@ export function drawRoboticArm(ph: Phrasing): Draw {
       force = f.value;
       const word = r.pick(en ? f.en : f.zh);
       const t = en
-        ? ph.choose(["Grab it, it's a {w} part", "grip it with {w} force", "close the gripper, {w} grip", "pick it up, {w}", "grip {w}", "use a {w} grip on it", "take hold of it, it's {w}", "clamp it, {w} force"])
-        : ph.choose(["夹住它，这是{w}件", "用{w}力夹住", "{w}力抓起来", "夹紧，{w}一点", "抓住，力度{w}", "用{w}的力抓住它", "合上夹爪，{w}力"]);
+        ? ph.choose([
+            "Grab it, it's a {w} part",
+            "grip it with {w} force",
+            "close the gripper, {w} grip",
+            "pick it up, {w}",
+            "grip {w}",
+            "use a {w} grip on it",
+            "take hold of it, it's {w}",
+            "clamp it, {w} force",
+          ])
+        : ph.choose([
+            "夹住它，这是{w}件",
+            "用{w}力夹住",
+            "{w}力抓起来",
+            "夹紧，{w}一点",
+            "抓住，力度{w}",
+            "用{w}的力抓住它",
+            "合上夹爪，{w}力",
+          ]);
       query = ph.say(t, { w: word });
     } else {
       force = r.pick([5, 15, 20, 25, 30, 35, 40, 45, 60, 70, 75, 80, 90, 120, 12, 8]);
       const unit = en ? r.pick([" N", "N", " newtons", " newton"]) : r.pick(["牛", "N", "牛顿", " N"]);
       const t = en
-        ? ph.choose(["grip with {f}{u}", "Grab it with {f}{u} of force", "close the gripper at {f}{u}", "grip force {f}{u}", "squeeze with {f}{u}", "pick it up using {f}{u}", "clamp at {f}{u}"])
-        : ph.choose(["用{f}{u}的力夹住", "夹紧，力度{f}{u}", "以{f}{u}抓取", "抓取力{f}{u}", "夹爪{f}{u}夹住", "用{f}{u}抓起来"]);
+        ? ph.choose([
+            "grip with {f}{u}",
+            "Grab it with {f}{u} of force",
+            "close the gripper at {f}{u}",
+            "grip force {f}{u}",
+            "squeeze with {f}{u}",
+            "pick it up using {f}{u}",
+            "clamp at {f}{u}",
+          ])
+        : ph.choose([
+            "用{f}{u}的力夹住",
+            "夹紧，力度{f}{u}",
+            "以{f}{u}抓取",
+            "抓取力{f}{u}",
+            "夹爪{f}{u}夹住",
+            "用{f}{u}抓起来",
+          ]);
       query = ph.say(t, { u: unit }, { f: String(force) });
     }
-    if (r.chance(0.5)) env.push(en ? r.pick(["Arm above the part, gripper open", "Tool tip at the part"]) : "机械臂在零件上方，夹爪张开");
+    if (r.chance(0.5))
+      env.push(
+        en
+          ? r.pick(["Arm above the part, gripper open", "Tool tip at the part"])
+          : "机械臂在零件上方，夹爪张开",
+      );
     return placeEnvironment(ph, env, query, history, { function: "grip", args: { force } });
   }
   if (kind === "release") {
     const t = en
-      ? ph.choose(["let go", "Release it", "open the gripper", "drop it", "let it go", "release the part", "open up the claw", "put it down and let go"])
+      ? ph.choose([
+          "let go",
+          "Release it",
+          "open the gripper",
+          "drop it",
+          "let it go",
+          "release the part",
+          "open up the claw",
+          "put it down and let go",
+        ])
       : ph.choose(["松开", "放开它", "打开夹爪", "松手", "放下零件", "把夹爪张开", "放掉"]);
     return placeEnvironment(ph, env, ph.say(t), history, { function: "release", args: {} });
   }
@@ -143,17 +268,46 @@ export function drawRoboticArm(ph: Phrasing): Draw {
     const a = r.pick((en ? AXIS_EN : AXIS_ZH)[axis]!);
     const deg = en ? r.pick([" degrees", " deg", "°", " degree"]) : r.pick(["度", "°"]);
     const t = en
-      ? ph.choose(["rotate {a} by {n}{d}", "Turn the tool {n}{d} about {a}", "rotate the wrist {n}{d} on {a}", "{a} {n}{d}", "rotate around {a}, {n}{d}", "Set a {a} rotation of {n}{d}", "turn {n}{d} around {a}"])
-      : ph.choose(["绕{a}旋转{n}{d}", "{a}转{n}{d}", "工具绕{a}转动{n}{d}", "沿{a}旋转{n}{d}", "{a}方向转{n}{d}", "把手腕绕{a}转{n}{d}"]);
+      ? ph.choose([
+          "rotate {a} by {n}{d}",
+          "Turn the tool {n}{d} about {a}",
+          "rotate the wrist {n}{d} on {a}",
+          "{a} {n}{d}",
+          "rotate around {a}, {n}{d}",
+          "Set a {a} rotation of {n}{d}",
+          "turn {n}{d} around {a}",
+        ])
+      : ph.choose([
+          "绕{a}旋转{n}{d}",
+          "{a}转{n}{d}",
+          "工具绕{a}转动{n}{d}",
+          "沿{a}旋转{n}{d}",
+          "{a}方向转{n}{d}",
+          "把手腕绕{a}转{n}{d}",
+        ]);
     const query = ph.say(t, { a, d: deg }, { n: String(angle) });
     return placeEnvironment(ph, env, query, history, { function: "rotate", args: { axis, angle } });
   }
   const t = en
-    ? ph.choose(["go home", "Return to home", "home position", "back to the home pose", "reset the arm", "go back home", "return to the start pose", "park the arm at home"])
+    ? ph.choose([
+        "go home",
+        "Return to home",
+        "home position",
+        "back to the home pose",
+        "reset the arm",
+        "go back home",
+        "return to the start pose",
+        "park the arm at home",
+      ])
     : ph.choose(["回原点", "回到初始位置", "复位", "回零", "机械臂归位", "回到home位置", "回家"]);
   return placeEnvironment(ph, env, ph.say(t), history, { function: "home", args: {} });
 }
 
 function tidy(text: string): string {
-  return text.replace(/\s+([,.!?，。])/g, "$1").replace(/\s{2,}/g, " ").replace(/,\s*$/, "").replace(/^[,，]\s*/, "").trim();
+  return text
+    .replace(/\s+([,.!?，。])/g, "$1")
+    .replace(/\s{2,}/g, " ")
+    .replace(/,\s*$/, "")
+    .replace(/^[,，]\s*/, "")
+    .trim();
 }

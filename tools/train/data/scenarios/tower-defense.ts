@@ -2,21 +2,148 @@ import type { Phrasing } from "../phrasing.ts";
 import type { TargetCall } from "../types.ts";
 import { type Draw, placeEnvironment } from "./draw.ts";
 
-const NAMES_EN = ["Blaze", "Amiya", "Texas", "Exusiai", "SilverAsh", "Eyjafjalla", "Hoshiguma", "Saria", "Skadi", "Mudrock", "Surtr", "Thorns", "Myrtle", "Siege", "Lappland", "Ifrit", "Nearl", "Specter", "Warfarin", "Ptilopsis", "Kroos", "Melantha", "Fang", "Vanilla", "Plume", "Beagle", "Cardigan", "Lancet", "Orchid", "Steward", "Adnachiel", "Ansel", "Hibiscus", "Lava", "Yato", "Noir", "Rangers", "Durin", "Shirayuki", "Meteor", "Croissant", "Liskarm", "Shining", "Nightingale", "Ceobe", "Bagpipe", "Phantom", "Angelina", "Eunectes", "Mostima"];
-const NAMES_ZH = ["阿米娅", "能天使", "银灰", "星熊", "塞雷娅", "斯卡蒂", "泥岩", "史尔特尔", "棘刺", "桃金娘", "推进之王", "拉普兰德", "伊芙利特", "临光", "德克萨斯", "艾雅法拉", "陈", "小火龙", "红", "芬", "香草", "翎羽", "米格鲁", "克洛丝", "夜莺", "闪灵", "刻俄柏", "风笛", "安洁莉娜", "莫斯提马"];
-const SYLL = ["ka", "ri", "to", "na", "mi", "ro", "sa", "el", "an", "or", "vi", "la", "zu", "ke", "do", "ya", "shi", "ren", "mo", "ta"];
+const NAMES_EN = [
+  "Blaze",
+  "Amiya",
+  "Texas",
+  "Exusiai",
+  "SilverAsh",
+  "Eyjafjalla",
+  "Hoshiguma",
+  "Saria",
+  "Skadi",
+  "Mudrock",
+  "Surtr",
+  "Thorns",
+  "Myrtle",
+  "Siege",
+  "Lappland",
+  "Ifrit",
+  "Nearl",
+  "Specter",
+  "Warfarin",
+  "Ptilopsis",
+  "Kroos",
+  "Melantha",
+  "Fang",
+  "Vanilla",
+  "Plume",
+  "Beagle",
+  "Cardigan",
+  "Lancet",
+  "Orchid",
+  "Steward",
+  "Adnachiel",
+  "Ansel",
+  "Hibiscus",
+  "Lava",
+  "Yato",
+  "Noir",
+  "Rangers",
+  "Durin",
+  "Shirayuki",
+  "Meteor",
+  "Croissant",
+  "Liskarm",
+  "Shining",
+  "Nightingale",
+  "Ceobe",
+  "Bagpipe",
+  "Phantom",
+  "Angelina",
+  "Eunectes",
+  "Mostima",
+];
+const NAMES_ZH = [
+  "阿米娅",
+  "能天使",
+  "银灰",
+  "星熊",
+  "塞雷娅",
+  "斯卡蒂",
+  "泥岩",
+  "史尔特尔",
+  "棘刺",
+  "桃金娘",
+  "推进之王",
+  "拉普兰德",
+  "伊芙利特",
+  "临光",
+  "德克萨斯",
+  "艾雅法拉",
+  "陈",
+  "小火龙",
+  "红",
+  "芬",
+  "香草",
+  "翎羽",
+  "米格鲁",
+  "克洛丝",
+  "夜莺",
+  "闪灵",
+  "刻俄柏",
+  "风笛",
+  "安洁莉娜",
+  "莫斯提马",
+];
+const SYLL = [
+  "ka",
+  "ri",
+  "to",
+  "na",
+  "mi",
+  "ro",
+  "sa",
+  "el",
+  "an",
+  "or",
+  "vi",
+  "la",
+  "zu",
+  "ke",
+  "do",
+  "ya",
+  "shi",
+  "ren",
+  "mo",
+  "ta",
+];
 
 const POS: Record<string, { en: string[]; zh: string[] }> = {
-  north: { en: ["north", "up north", "the north side", "the northern lane", "to the north"], zh: ["北边", "北面", "北侧", "北路", "北方"] },
-  south: { en: ["south", "down south", "the south side", "the southern lane", "to the south"], zh: ["南边", "南面", "南侧", "南路", "南方"] },
-  east: { en: ["east", "the east side", "the east flank", "to the east", "eastward"], zh: ["东边", "东面", "东侧", "东路"] },
-  west: { en: ["west", "the west side", "the west flank", "to the west", "westward"], zh: ["西边", "西面", "西侧", "西路"] },
-  center: { en: ["center", "the center", "the middle", "centre", "mid"], zh: ["中间", "中央", "中路", "正中", "中心"] },
+  north: {
+    en: ["north", "up north", "the north side", "the northern lane", "to the north"],
+    zh: ["北边", "北面", "北侧", "北路", "北方"],
+  },
+  south: {
+    en: ["south", "down south", "the south side", "the southern lane", "to the south"],
+    zh: ["南边", "南面", "南侧", "南路", "南方"],
+  },
+  east: {
+    en: ["east", "the east side", "the east flank", "to the east", "eastward"],
+    zh: ["东边", "东面", "东侧", "东路"],
+  },
+  west: {
+    en: ["west", "the west side", "the west flank", "to the west", "westward"],
+    zh: ["西边", "西面", "西侧", "西路"],
+  },
+  center: {
+    en: ["center", "the center", "the middle", "centre", "mid"],
+    zh: ["中间", "中央", "中路", "正中", "中心"],
+  },
 };
 const STANCE: Record<string, { en: string[]; zh: string[] }> = {
-  aggressive: { en: ["aggressive", "go aggressive", "attack mode", "all-out attack", "push hard", "get aggressive"], zh: ["激进", "进攻模式", "全力进攻", "主动出击"] },
-  defensive: { en: ["defensive", "play defensive", "defense mode", "turtle up", "play it safe"], zh: ["防守", "防御模式", "稳守", "保守一点"] },
-  hold: { en: ["hold", "hold position", "hold the line", "stay put", "hold your ground"], zh: ["原地坚守", "守住", "坚守阵地", "原地不动"] },
+  aggressive: {
+    en: ["aggressive", "go aggressive", "attack mode", "all-out attack", "push hard", "get aggressive"],
+    zh: ["激进", "进攻模式", "全力进攻", "主动出击"],
+  },
+  defensive: {
+    en: ["defensive", "play defensive", "defense mode", "turtle up", "play it safe"],
+    zh: ["防守", "防御模式", "稳守", "保守一点"],
+  },
+  hold: {
+    en: ["hold", "hold position", "hold the line", "stay put", "hold your ground"],
+    zh: ["原地坚守", "守住", "坚守阵地", "原地不动"],
+  },
 };
 
 function randomName(ph: Phrasing): string {
@@ -51,7 +178,12 @@ export function drawTowerDefense(ph: Phrasing): Draw {
   const count = r.int(1, 5);
   const names = r.sample(pool, count).map((n) => (r.chance(0.15) ? randomName(ph) : n));
   const positions = Object.keys(POS);
-  const ops = names.map((name) => ({ name, pos: r.pick(positions), hp: r.int(1, 10) * 10, ready: r.chance(0.5) }));
+  const ops = names.map((name) => ({
+    name,
+    pos: r.pick(positions),
+    hp: r.int(1, 10) * 10,
+    ready: r.chance(0.5),
+  }));
   const env: string[] = [];
   if (r.chance(0.6)) {
     env.push(
@@ -76,7 +208,19 @@ export function drawTowerDefense(ph: Phrasing): Draw {
   }
   const op = r.pick(ops);
   const said = misheard(ph, op.name);
-  const kind = r.pick(["move", "move", "skill", "skill", "retreat", "retreat", "stance", "stance", "all", "pass", "pass"]);
+  const kind = r.pick([
+    "move",
+    "move",
+    "skill",
+    "skill",
+    "retreat",
+    "retreat",
+    "stance",
+    "stance",
+    "all",
+    "pass",
+    "pass",
+  ]);
   let call: TargetCall;
   let query: string;
 
@@ -85,31 +229,119 @@ export function drawTowerDefense(ph: Phrasing): Draw {
     const where = r.pick(en ? POS[target]!.en : POS[target]!.zh);
     call = { function: "move", args: { unit_id: op.name, target } };
     const t = en
-      ? ph.choose(["{u}, go {p}", "move {u} to {p}", "send {u} {p}", "{u} head {p}", "{u} move to {p}", "reposition {u} to {p}", "get {u} over to {p}", "{u}, cover {p}", "{u} to {p}", "I want {u} at {p}"])
-      : ph.choose(["{u}去{p}", "把{u}移到{p}", "{u}转移到{p}", "让{u}去{p}", "{u}，去守{p}", "调{u}到{p}", "{u}往{p}走", "{u}支援{p}"]);
+      ? ph.choose([
+          "{u}, go {p}",
+          "move {u} to {p}",
+          "send {u} {p}",
+          "{u} head {p}",
+          "{u} move to {p}",
+          "reposition {u} to {p}",
+          "get {u} over to {p}",
+          "{u}, cover {p}",
+          "{u} to {p}",
+          "I want {u} at {p}",
+        ])
+      : ph.choose([
+          "{u}去{p}",
+          "把{u}移到{p}",
+          "{u}转移到{p}",
+          "让{u}去{p}",
+          "{u}，去守{p}",
+          "调{u}到{p}",
+          "{u}往{p}走",
+          "{u}支援{p}",
+        ]);
     query = ph.say(t, { u: said, p: where });
   } else if (kind === "skill") {
     const slot = r.chance(0.45) ? r.pick(["s1", "s2", "s3"]) : undefined;
-    call = { function: "use_skill", args: slot ? { unit_id: op.name, skill_id: slot } : { unit_id: op.name } };
+    call = {
+      function: "use_skill",
+      args: slot ? { unit_id: op.name, skill_id: slot } : { unit_id: op.name },
+    };
     const n = slot ? slot[1]! : "";
     const slotWord = slot
       ? en
-        ? r.pick([`skill ${n}`, `s${n}`, `S${n}`, ["", "first skill", "second skill", "third skill"][Number(n)]!, `skill number ${n}`])
-        : r.pick([`${["", "一", "二", "三"][Number(n)]}技能`, `s${n}`, `${n}技能`, `第${["", "一", "二", "三"][Number(n)]}个技能`])
+        ? r.pick([
+            `skill ${n}`,
+            `s${n}`,
+            `S${n}`,
+            ["", "first skill", "second skill", "third skill"][Number(n)]!,
+            `skill number ${n}`,
+          ])
+        : r.pick([
+            `${["", "一", "二", "三"][Number(n)]}技能`,
+            `s${n}`,
+            `${n}技能`,
+            `第${["", "一", "二", "三"][Number(n)]}个技能`,
+          ])
       : "";
     const t = slot
       ? en
-        ? ph.choose(["{u}, {s} now", "{u} use {s}", "activate {u}'s {s}", "{u} fire {s}", "{u}: {s}!", "pop {s} on {u}", "{u} hit {s}", "trigger {s} for {u}"])
-        : ph.choose(["{u}开{s}", "{u}放{s}", "让{u}用{s}", "{u}，{s}！", "{u}释放{s}", "{u}{s}开了", "给{u}开{s}"])
+        ? ph.choose([
+            "{u}, {s} now",
+            "{u} use {s}",
+            "activate {u}'s {s}",
+            "{u} fire {s}",
+            "{u}: {s}!",
+            "pop {s} on {u}",
+            "{u} hit {s}",
+            "trigger {s} for {u}",
+          ])
+        : ph.choose([
+            "{u}开{s}",
+            "{u}放{s}",
+            "让{u}用{s}",
+            "{u}，{s}！",
+            "{u}释放{s}",
+            "{u}{s}开了",
+            "给{u}开{s}",
+          ])
       : en
-        ? ph.choose(["{u}, skill now", "{u} use your skill", "activate {u}'s skill", "{u} fire the skill", "{u} go, skill!", "pop {u}'s skill", "{u}, ult now", "use {u}'s special", "skill on {u}"])
-        : ph.choose(["{u}开技能", "{u}放技能", "让{u}开大", "{u}，技能！", "{u}释放技能", "{u}开大招", "给{u}开技能"]);
+        ? ph.choose([
+            "{u}, skill now",
+            "{u} use your skill",
+            "activate {u}'s skill",
+            "{u} fire the skill",
+            "{u} go, skill!",
+            "pop {u}'s skill",
+            "{u}, ult now",
+            "use {u}'s special",
+            "skill on {u}",
+          ])
+        : ph.choose([
+            "{u}开技能",
+            "{u}放技能",
+            "让{u}开大",
+            "{u}，技能！",
+            "{u}释放技能",
+            "{u}开大招",
+            "给{u}开技能",
+          ]);
     query = ph.say(t, { u: said, s: slotWord });
   } else if (kind === "retreat") {
     call = { function: "retreat", args: { unit_id: op.name } };
     const t = en
-      ? ph.choose(["{u} fall back", "pull {u} out", "retreat {u}", "{u}, get out of there", "bring {u} back to the bench", "{u} retreat", "withdraw {u}", "{u}, back off now", "recall {u}"])
-      : ph.choose(["{u}撤退", "把{u}撤下来", "{u}撤回", "让{u}下场", "{u}，快撤", "撤{u}", "{u}退下", "收回{u}"]);
+      ? ph.choose([
+          "{u} fall back",
+          "pull {u} out",
+          "retreat {u}",
+          "{u}, get out of there",
+          "bring {u} back to the bench",
+          "{u} retreat",
+          "withdraw {u}",
+          "{u}, back off now",
+          "recall {u}",
+        ])
+      : ph.choose([
+          "{u}撤退",
+          "把{u}撤下来",
+          "{u}撤回",
+          "让{u}下场",
+          "{u}，快撤",
+          "撤{u}",
+          "{u}退下",
+          "收回{u}",
+        ]);
     if (r.chance(0.4)) env.push(en ? `${op.name} is taking heavy damage` : `${op.name}正在承受大量伤害`);
     query = ph.say(t, { u: said });
   } else if (kind === "stance") {
@@ -117,14 +349,48 @@ export function drawTowerDefense(ph: Phrasing): Draw {
     const w = r.pick(en ? STANCE[stance]!.en : STANCE[stance]!.zh);
     call = { function: "set_stance", args: { unit_id: op.name, stance } };
     const t = en
-      ? ph.choose(["{u}, {w}", "{u} switch to {w}", "set {u} to {w}", "{u} {w} now", "make {u} {w}", "{u}: {w}", "change {u}'s stance to {w}", "stance {w} for {u}"])
-      : ph.choose(["{u}{w}", "{u}切换到{w}", "让{u}{w}", "{u}改成{w}", "把{u}设成{w}", "{u}，{w}！", "{u}的姿态改为{w}"]);
+      ? ph.choose([
+          "{u}, {w}",
+          "{u} switch to {w}",
+          "set {u} to {w}",
+          "{u} {w} now",
+          "make {u} {w}",
+          "{u}: {w}",
+          "change {u}'s stance to {w}",
+          "stance {w} for {u}",
+        ])
+      : ph.choose([
+          "{u}{w}",
+          "{u}切换到{w}",
+          "让{u}{w}",
+          "{u}改成{w}",
+          "把{u}设成{w}",
+          "{u}，{w}！",
+          "{u}的姿态改为{w}",
+        ]);
     query = ph.say(t, { u: said, w });
   } else if (kind === "all") {
     call = { function: "retreat_all", args: {} };
     const t = en
-      ? ph.choose(["everyone fall back", "full retreat", "all units withdraw", "pull everybody out", "retreat all operators", "everybody back to the bench", "abort, all out", "full withdrawal now"])
-      : ph.choose(["全体撤退", "所有人撤回来", "全部撤下", "全员撤退", "所有干员后撤", "全部撤回", "大家都撤"]);
+      ? ph.choose([
+          "everyone fall back",
+          "full retreat",
+          "all units withdraw",
+          "pull everybody out",
+          "retreat all operators",
+          "everybody back to the bench",
+          "abort, all out",
+          "full withdrawal now",
+        ])
+      : ph.choose([
+          "全体撤退",
+          "所有人撤回来",
+          "全部撤下",
+          "全员撤退",
+          "所有干员后撤",
+          "全部撤回",
+          "大家都撤",
+        ]);
     query = ph.say(t);
   } else {
     call = { function: "pass", args: {} };
@@ -136,7 +402,10 @@ export function drawTowerDefense(ph: Phrasing): Draw {
         { function: "move", args: { unit_id: op.name, target } },
         { function: "use_skill", args: { unit_id: op.name } },
       ]);
-      const history = [...r.sample(["retreat_all()", `move(${r.pick(ops).name},${r.pick(positions)})`], r.int(0, 1)), renderCall(done)];
+      const history = [
+        ...r.sample(["retreat_all()", `move(${r.pick(ops).name},${r.pick(positions)})`], r.int(0, 1)),
+        renderCall(done),
+      ];
       const u = said;
       const t =
         done.function === "retreat"
@@ -154,11 +423,28 @@ export function drawTowerDefense(ph: Phrasing): Draw {
       return placeEnvironment(ph, env, query, history, call);
     }
     const t = en
-      ? ph.choose(["wait", "hold on a sec", "never mind", "uh, let me think", "do nothing for now", "just wait", "hmm", "not yet", "stand by", "ignore that"])
+      ? ph.choose([
+          "wait",
+          "hold on a sec",
+          "never mind",
+          "uh, let me think",
+          "do nothing for now",
+          "just wait",
+          "hmm",
+          "not yet",
+          "stand by",
+          "ignore that",
+        ])
       : ph.choose(["等一下", "先别动", "算了", "嗯我想想", "暂时不用", "等等", "没事", "先待命"]);
     query = ph.say(t);
   }
-  const history = r.chance(0.35) ? distractorHistory(ph, ops.map((o) => o.name), call) : [];
+  const history = r.chance(0.35)
+    ? distractorHistory(
+        ph,
+        ops.map((o) => o.name),
+        call,
+      )
+    : [];
   return placeEnvironment(ph, env, query, history, call);
 }
 
@@ -167,7 +453,11 @@ function distractorHistory(ph: Phrasing, names: string[], call: TargetCall): str
   const r = ph.rng;
   const out: string[] = [];
   for (let i = r.int(1, 3); i > 0; i--) {
-    const h = r.pick([`move(${r.pick(names)},${r.pick(Object.keys(POS))})`, `use_skill(${r.pick(names)})`, `set_stance(${r.pick(names)},hold)`]);
+    const h = r.pick([
+      `move(${r.pick(names)},${r.pick(Object.keys(POS))})`,
+      `use_skill(${r.pick(names)})`,
+      `set_stance(${r.pick(names)},hold)`,
+    ]);
     const unit = call.args.unit_id;
     if (unit !== undefined && h.startsWith(`${call.function}(${unit}`)) continue;
     if (h !== renderCall(call)) out.push(h);

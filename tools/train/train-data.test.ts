@@ -1,0 +1,135 @@
+/**
+ * Tests of the rt-tiny data generator, tokenizer trainer and export. Not part of the root
+ * test run (tools/ is no workspace package): run with `bun test tools/train`.
+ */
+import { describe, expect, test } from "bun:test";
+import { exportGroup, IdCache } from "./data/export.ts";
+import { exampleGroups, generateGroups, SCENARIO_DRAWERS } from "./data/generate.ts";
+import { Phrasing } from "./data/phrasing.ts";
+import { Prng } from "./data/prng.ts";
+import { prefixText, promptText, targetHeads } from "./data/prompt-text.ts";
+import { defaultScenarioDir, loadScenarios } from "./data/scenario-files.ts";
+import { trainBpe, WordCounter } from "./tokenizer/bpe-trainer.ts";
+import { preTokenize } from "./tokenizer/pretokenize.ts";
+import { SPECIAL_TOKENS } from "./tokenizer/special-tokens.ts";
+import { tokenizerJson } from "./tokenizer/tokenizer-json.ts";
+import { loadTokenizer } from "./tokenizer/tokenizers-lib.ts";
+
+const scenarios = loadScenarios(defaultScenarioDir());
+const small = { seed: 7, itemsPerScenario: 60, syntheticItems: 200, minGroup: 4, maxGroup: 8 };
+const train = generateGroups(scenarios, { split: "train", ...small });
+
+const words = new WordCounter();
+for (const g of train) {
+  words.add(prefixText(g.format, g.tools, g.system));
+  for (const ex of g.items) words.add(promptText(g.format, ex).rest);
+}
+const bpe = trainBpe(words.counts, 1500);
+const tokenizer = loadTokenizer(JSON.stringify(tokenizerJson(bpe)));
+const ids = new IdCache(tokenizer);
+
+describe("scenarios", () => {
+  test("every scenario file in the folder is read", () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(7);
+    for (const s of scenarios) expect(s.tools.length).toBeGreaterThan(0);
+  });
+
+  test("every scenario, language and format is generated", () => {
+    const cells = new Set(train.flatMap((g) => g.items.map((ex) => `${ex.scenario}/${ex.lang}/${g.format}`)));
+    for (const s of [...scenarios.map((s) => s.id), "synthetic"]) {
+      for (const cell of ["en/v1", "en/v2", "zh/v1", "zh/v2"]) expect(cells.has(`${s}/${cell}`)).toBe(true);
+    }
+  });
+
+  test("the reference examples are never generated as training queries", () => {
+    const refs = new Set(scenarios.flatMap((s) => s.examples.map((e) => e.query.toLowerCase())));
+    for (const g of train) for (const ex of g.items) expect(refs.has(ex.query.toLowerCase())).toBe(false);
+  });
+
+  test("the same seed gives the same corpus", () => {
+    const again = generateGroups(scenarios, { split: "train", ...small });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(train));
+  });
+
+  test("held-out draws reserved phrasings", () => {
+    const templates = ["a", "b", "c", "held"];
+    const trainPicks = new Set(
+      Array.from({ length: 200 }, (_, i) => new Phrasing(new Prng(i), "en", "train").choose(templates)),
+    );
+    expect(trainPicks.has("held")).toBe(false);
+    const heldPicks = new Set(
+      Array.from({ length: 200 }, (_, i) => new Phrasing(new Prng(i), "en", "heldout").choose(templates)),
+    );
+    expect(heldPicks.has("held")).toBe(true);
+  });
+
+  test("robot arm targets copy coordinates and map speed words", () => {
+    const r = new Prng(3);
+    for (let i = 0; i < 200; i++) {
+      const d = SCENARIO_DRAWERS.robotic_arm!(new Phrasing(r, "en", "train"));
+      if (d.call.function !== "move_to") continue;
+      const text = `${d.query} ${(d.environment ?? []).join(" ")}`;
+      for (const k of ["x", "y", "z"]) expect(text).toContain(String(d.call.args[k]));
+    }
+  });
+});
+
+describe("tokenizer", () => {
+  test("loads in tokenizers and round-trips English and Chinese exactly", async () => {
+    for (const text of [
+      "Go to the red gear slowly, x=-300.5!",
+      "叫我每天早上7点起床，谢谢。",
+      "mixed 中英 text\n\n  tabs\tand 🚀 émoji",
+    ]) {
+      const enc = await tokenizer.encode(text, null, { addSpecialTokens: false });
+      expect(await tokenizer.decode(enc.getIds(), false)).toBe(text);
+    }
+  });
+
+  test("special tokens are single ids after the BPE vocabulary", async () => {
+    for (const [i, t] of SPECIAL_TOKENS.entries()) {
+      expect(tokenizer.tokenToId(t)).toBe(bpe.vocab.length + i);
+      const enc = await tokenizer.encode(`a${t}b`, null, { addSpecialTokens: false });
+      expect(enc.getTokens()).toContain(t);
+    }
+  });
+
+  test("numbers split into single digits", async () => {
+    const enc = await tokenizer.encode("move to 300, -150", null, { addSpecialTokens: false });
+    const digits = enc.getTokens().filter((t) => /\d/.test(t));
+    expect(digits).toEqual(["3", "0", "0", "1", "5", "0"]);
+    expect(preTokenize("12345")).toEqual(["1", "2", "3", "4", "5"]);
+  });
+
+  test("vocabulary stays within budget", () => {
+    expect(bpe.vocab.length).toBeLessThanOrEqual(1500);
+    expect(new Set(bpe.vocab).size).toBe(bpe.vocab.length);
+  });
+});
+
+describe("export", () => {
+  test("prefix + rest tokenises exactly as the whole prompt", async () => {
+    for (const g of train.slice(0, 12)) {
+      const d = await exportGroup(g, ids, 1);
+      expect(d.items.length).toBe(g.items.length);
+    }
+  });
+
+  test("heads are tag, value, stop with <|null|> for unused slots", async () => {
+    const g = exampleGroups(scenarios).find((x) => x.scenario === "robotic_arm")!;
+    const heads = targetHeads(g.tools, { function: "grip", args: { force: 50 } });
+    expect(heads.map((h) => `${h.tag}${h.value ?? ""}${h.stop}`)).toEqual([
+      "<function>grip</function>",
+      "<arg1>50</arg1>",
+      "<arg2><|null|>",
+      "<arg3><|null|>",
+      "<arg4><|null|>",
+    ]);
+    const d = await exportGroup(g, ids, 1, true);
+    const item = d.items[0]!;
+    expect(item.target_from.every((t) => t === 1)).toBe(true);
+    expect(item.heads[0]![0]).toBe(tokenizer.tokenToId("<function>")!);
+    expect(item.heads[0]!.at(-1)).toBe(tokenizer.tokenToId("</function>")!);
+    expect(item.meta.heads[0]).toBe("function");
+  });
+});
