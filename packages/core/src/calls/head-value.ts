@@ -96,5 +96,8 @@ export function enumText(value: string | number): string {
 
 /** Lower-cases ASCII letters only (length-preserving, unlike `toLowerCase`). */
 export function foldCase(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return HAS_ASCII_UPPER.test(text) ? text.replace(ASCII_UPPER, (c) => c.toLowerCase()) : text;
 }
+
+const HAS_ASCII_UPPER = /[A-Z]/;
+const ASCII_UPPER = /[A-Z]/g;

@@ -19,13 +19,24 @@ export function choiceGrammar(choices: readonly Choice[]): ValueGrammar {
     key: c.ignoreCase ? foldCase(c.text) : c.text,
     fold: c.ignoreCase,
   }));
+  const anyFold = keyed.some((c) => c.fold);
+  // The decoder asks about every vocabulary token at each step, so this loop stays allocation-free.
+  const isPrefix = (value: string) => {
+    const folded = anyFold ? foldCase(value) : value;
+    for (const c of keyed) if (c.key.startsWith(c.fold ? folded : value)) return true;
+    return false;
+  };
   const candidates = (value: string) => {
-    const folded = foldCase(value);
+    const folded = anyFold ? foldCase(value) : value;
     return keyed.filter((c) => c.key.startsWith(c.fold ? folded : value));
   };
   return {
-    isPrefix: (value) => candidates(value).length > 0,
-    isValue: (value) => candidates(value).some((c) => c.text.length === value.length),
+    isPrefix,
+    isValue(value) {
+      const folded = anyFold ? foldCase(value) : value;
+      for (const c of keyed) if (c.key === (c.fold ? folded : value)) return true;
+      return false;
+    },
     forcedRest(value) {
       // Folding preserves length, so every candidate's rest starts at value.length.
       const rests = new Set(candidates(value).map((c) => c.text.slice(value.length)));
