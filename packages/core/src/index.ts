@@ -128,3 +128,11 @@ export type { ConstraintKind, HeadConstraint } from "./decode/constraints/types"
 export { unionConstraint } from "./decode/constraints/union";
 export type { ValueGrammar } from "./decode/constraints/value-grammar";
 export { spacedConstraint } from "./decode/constraints/value-grammar";
+export {
+  type AddedToken,
+  type DecodeOptions,
+  IncrementalDetokenizer,
+  loadTokenizer,
+  RtoolTokenizer,
+  readTokenizerFile,
+} from "./tokenizer";
