@@ -1,0 +1,139 @@
+"""Tree packing: one copy of a group's prefix, then several items, each item = its `rest` followed by
+its head branches, laid out as blocks behind the prefix (see qwen3.py).
+
+Within an item block: `rest` is causal and sees the prefix; each head branch sees the prefix, its
+item's rest and itself (causal), never other items or other heads. Positions: every item's rest
+starts at len(prefix), every head of an item at len(prefix) + len(rest), as in inference where each
+head branch starts at position n. Loss: head tokens from `target_from` on, each predicted from the
+token before it in the same branch (so the first value token is predicted from the tag).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+
+class DatasetFormatError(ValueError):
+    """A dataset line does not have the documented shape; names the field."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+@dataclass
+class PackedSequence:
+    prefix_ids: torch.Tensor  # [P]
+    item_ids: torch.Tensor  # [N, T]
+    item_positions: torch.Tensor  # [N, T]
+    item_mask: torch.Tensor  # [N, T, T] bool
+    target_index: torch.Tensor  # [M] flat index into N*T: the token whose hidden predicts the label
+    labels: torch.Tensor  # [M]
+    real_tokens: int  # prefix + unpadded item tokens (what the model really had to read)
+
+    @property
+    def num_targets(self) -> int:
+        return int(self.labels.shape[0])
+
+
+def item_length(item: dict) -> int:
+    return len(item["rest"]) + sum(len(h) for h in item["heads"])
+
+
+def validate_group(group: dict, where: str = "group") -> None:
+    if not isinstance(group.get("prefix"), list) or not group["prefix"]:
+        raise DatasetFormatError(f"{where}.prefix", "must be a non-empty list of token ids")
+    items = group.get("items")
+    if not isinstance(items, list) or not items:
+        raise DatasetFormatError(f"{where}.items", "must be a non-empty list")
+    for i, item in enumerate(items):
+        heads, starts = item.get("heads"), item.get("target_from")
+        if not isinstance(item.get("rest"), list) or not item["rest"]:
+            raise DatasetFormatError(f"{where}.items[{i}].rest", "must be a non-empty list of token ids")
+        if not isinstance(heads, list) or not isinstance(starts, list) or len(heads) != len(starts):
+            raise DatasetFormatError(f"{where}.items[{i}].target_from", "needs one entry per head")
+        for h, (head, start) in enumerate(zip(heads, starts)):
+            if not 1 <= start < len(head):
+                raise DatasetFormatError(
+                    f"{where}.items[{i}].target_from[{h}]", f"{start} outside 1..{len(head) - 1}"
+                )
+
+
+def chunk_items(items: list[dict], max_block_tokens: int) -> list[list[dict]]:
+    """Greedy split of a group's items into chunks whose padded block area N*T stays under budget."""
+    chunks: list[list[dict]] = []
+    current: list[dict] = []
+    longest = 0
+    for item in items:
+        t = item_length(item)
+        if current and (len(current) + 1) * max(longest, t) > max_block_tokens:
+            chunks.append(current)
+            current, longest = [], 0
+        current.append(item)
+        longest = max(longest, t)
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def pack(prefix: list[int], items: list[dict]) -> PackedSequence:
+    """Lays out prefix + items as blocks with their masks, positions and loss targets."""
+    p = len(prefix)
+    n = len(items)
+    t_max = max(item_length(it) for it in items)
+    ids = torch.zeros(n, t_max, dtype=torch.long)
+    pos = torch.zeros(n, t_max, dtype=torch.long)
+    branch = torch.full((n, t_max), -1, dtype=torch.long)  # -1 pad, 0 rest, h+1 head h
+    target_index: list[int] = []
+    labels: list[int] = []
+    real = p
+    for i, item in enumerate(items):
+        rest = item["rest"]
+        r = len(rest)
+        ids[i, :r] = torch.tensor(rest)
+        pos[i, :r] = torch.arange(p, p + r)
+        branch[i, :r] = 0
+        cursor = r
+        for h, (head, start) in enumerate(zip(item["heads"], item["target_from"])):
+            length = len(head)
+            ids[i, cursor : cursor + length] = torch.tensor(head)
+            pos[i, cursor : cursor + length] = torch.arange(p + r, p + r + length)
+            branch[i, cursor : cursor + length] = h + 1
+            for j in range(start, length):
+                target_index.append(i * t_max + cursor + j - 1)
+                labels.append(head[j])
+            cursor += length
+        real += cursor
+    q_branch = branch[:, :, None]
+    k_branch = branch[:, None, :]
+    causal = torch.ones(t_max, t_max, dtype=torch.bool).tril()[None]
+    mask = causal & (k_branch >= 0) & ((k_branch == 0) | (k_branch == q_branch))
+    # a pad query sees only itself, so its softmax row stays finite
+    mask = mask | torch.eye(t_max, dtype=torch.bool)[None]
+    return PackedSequence(
+        prefix_ids=torch.tensor(prefix, dtype=torch.long),
+        item_ids=ids,
+        item_positions=pos,
+        item_mask=mask,
+        target_index=torch.tensor(target_index, dtype=torch.long),
+        labels=torch.tensor(labels, dtype=torch.long),
+        real_tokens=real,
+    )
+
+
+def packed_hidden(model, seq: PackedSequence) -> torch.Tensor:
+    """Hidden states at the loss positions, [M, D]: prefix pass, then all items behind it."""
+    _, prefix_kv = model.causal(seq.prefix_ids)
+    hidden, _ = model.blocks(seq.item_ids, seq.item_positions, seq.item_mask, context=prefix_kv)
+    flat = hidden.reshape(-1, hidden.shape[-1])
+    return flat.index_select(0, seq.target_index)
+
+
+def packed_loss_sum(model, seq: PackedSequence) -> tuple[torch.Tensor, torch.Tensor]:
+    """Summed cross-entropy over the sequence's head targets, and the number of correct argmaxes."""
+    logits = model.logits(packed_hidden(model, seq)).float()
+    loss = torch.nn.functional.cross_entropy(logits, seq.labels, reduction="sum")
+    correct = (logits.argmax(-1) == seq.labels).sum()
+    return loss, correct
