@@ -155,6 +155,21 @@ describe("decodeHeads with constraints", () => {
     });
   }
 
+  test("ids past the tokenizer (a padded model vocabulary) are never chosen under a constraint", async () => {
+    const runtime = new HashRuntime(vocab.size + 4);
+    for (let id = vocab.size; id < vocab.size + 4; id++) runtime.bias.set(id, 5);
+    const result = await decodeHeads({
+      ...input(
+        runtime,
+        vocab,
+        plans(vocab, 1, () => choiceOf(tools)),
+      ),
+      maxTokens: 16,
+    });
+    expect(tools).toContain(result.heads[0].text);
+    expect(result.heads[0].tokenIds.every((id) => id < vocab.size)).toBe(true);
+  });
+
   test("forced tokens skip forward passes without changing the values", async () => {
     const constraint = (h: string) => (h === "function" ? choiceOf(tools) : choiceOf(skills, false));
     for (let seed = 0; seed < 8; seed++) {

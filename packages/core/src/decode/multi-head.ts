@@ -256,7 +256,11 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
     if (!constraint) return null;
     const ok = (text: string) => classifyHeadText(text, constraint, b.plan.stops).kind !== "rejected";
     return {
-      allows: (id) => ok(b.text + vocab.text(id)),
+      // A token without text (ids a model pads its vocabulary with) makes no progress.
+      allows: (id) => {
+        const text = vocab.text(id);
+        return text !== "" && ok(b.text + text);
+      },
       all: () => vocab.acceptedTokens(b.text, ok),
     };
   };
@@ -315,7 +319,7 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
     }
     steps++;
     kv = present;
-    const width = vocab.size;
+    const width = runtime.config.vocabSize;
     for (let r = 0; r < rowOwners.length; r++) {
       const b = rowOwners[r];
       if (!b.live || b.restarts !== rowRestarts[r]) continue; // finished or restarted by a refinement

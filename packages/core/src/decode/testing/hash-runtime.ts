@@ -24,6 +24,11 @@ export class HashRuntime implements DecoderRuntime {
   rowsFed = 0;
   /** Extra logit added to chosen token ids, to steer the fake model (e.g. towards stop markers). */
   bias = new Map<number, number>();
+  /**
+   * Scripted continuations: a row that sees tag token `t` at position p and sits at position r
+   * gets +100 on token `script.get(t)[r - p]`, so each head follows its script like a trained model.
+   */
+  script = new Map<number, readonly number[]>();
 
   constructor(
     readonly vocabSize: number,
@@ -73,6 +78,15 @@ export class HashRuntime implements DecoderRuntime {
       for (let v = 0; v < this.vocabSize; v++) {
         state = mix(state + v);
         logits[r * this.vocabSize + v] = state / 4294967296 + (this.bias.get(v) ?? 0);
+      }
+      const rowPosition = keys[(past.length + row) * 2 + 1];
+      for (let c = 0; c < total; c++) {
+        const visible = input.attentionMask
+          ? input.attentionMask[row * total + c] === 0
+          : c <= past.length + row;
+        const script = visible ? this.script.get(keys[c * 2]) : undefined;
+        const next = script?.[rowPosition - keys[c * 2 + 1]];
+        if (next !== undefined) logits[r * this.vocabSize + next] += 100;
       }
     });
     this.steps++;
