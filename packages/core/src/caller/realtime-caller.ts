@@ -1,0 +1,384 @@
+/**
+ * `createRealtimeCaller`: a command in, a typed validated function call out. Builds the prompt,
+ * reuses the KV of its longest cached token prefix, prefills the rest once, decodes the
+ * function and argument heads in parallel (constrained by default) and maps them to the chosen
+ * tool's schema.
+ */
+import { headValueText } from "../calls/head-value";
+import { type CallIssue, mapHeadsToCall } from "../calls/map-heads";
+import { buildHeadConstraints, type HeadConstraints } from "../decode/constraints/build";
+import type { TextConstraint } from "../decode/head-text";
+import { decodeHeads, type HeadOutcome, type HeadPlan } from "../decode/multi-head";
+import { PrefixCache, type PrefixCacheStats } from "../decode/prefix-cache";
+import { type TokenVocab, VocabIndex } from "../decode/token-vocab";
+import { buildPrompt, PromptFormatError, systemPrefix } from "../prompt/build";
+import { END_OF_TURN, type HeadName, headCloseTag, headNames, headTag, NULL_MARKER } from "../prompt/heads";
+import type { PromptFormat } from "../prompt/request";
+import { maxParameterCount, normalizeTools, type ToolInput, type ToolSpec } from "../prompt/tools";
+import type { DecoderRuntime } from "../runtime/types";
+import { CallerInputError, PromptTooLongError } from "./errors";
+import { EventChannel } from "./event-channel";
+import { SerialQueue } from "./serial-queue";
+
+/** What the caller needs of a model: `loadModel` and `createModelFromWeights` models with a tokenizer. */
+export interface CallerModel {
+  readonly runtime: DecoderRuntime;
+  readonly tokenizer: TokenVocab;
+}
+
+/** Options of {@link createRealtimeCaller}. */
+export interface RealtimeCallerOptions {
+  /** Prompt format of the model: `v1` or `v2`. */
+  format: PromptFormat;
+  /** Bytes of KV the prefix cache may hold; default 256 MiB; 0 turns the cache off. */
+  prefixCacheBytes?: number;
+  /** Hold heads to the tools' schemas (default true). */
+  constrained?: boolean;
+  /** Emit tokens a constraint forces without forward passes (default true). */
+  skipForcedTokens?: boolean;
+}
+
+/** One call. */
+export interface CallRequest {
+  /** The command, e.g. "Amiya, use your second skill". */
+  query: string;
+  /** OpenAI-style function tools (or `normalizeTools` output); at most 6 parameters each. */
+  tools: readonly (ToolInput | ToolSpec)[];
+  /** Lines describing the world now. */
+  environment?: readonly string[];
+  /** Earlier calls, oldest first; the last 6 reach the prompt. */
+  history?: readonly string[];
+  /** v2 system prompt. */
+  system?: string;
+  /** Generated tokens per head at most (forced tokens are free); default 32. */
+  maxTokens?: number;
+  /** Decode the free-text `<content>` head too; default false. */
+  includeContent?: boolean;
+  /** 0 (default) is greedy. */
+  temperature?: number;
+  /** Seed of sampling when temperature > 0; default 0. */
+  seed?: number;
+}
+
+/** Where a call's time went. */
+export interface CallTimings {
+  /** The first forward pass: the uncached prompt tokens together with the head tags. */
+  prefillMs: number;
+  /** The remaining forward passes and token choices. */
+  decodeMs: number;
+  /** Forward passes in all. */
+  steps: number;
+  /** Prompt tokens whose KV came from the prefix cache. */
+  cachedPrefixTokens: number;
+  /** Prompt tokens in all. */
+  promptTokens: number;
+  /** Head tokens emitted without a forward pass. */
+  forcedTokens: number;
+  /** Waiting for earlier calls on this caller. */
+  queuedMs: number;
+  /** From the start of this call's turn to its result (queue wait excluded). */
+  totalMs: number;
+}
+
+/** Head texts of a call: the value (stop marker stripped), null for `<|null|>`. */
+export type CallHeads = Partial<Record<HeadName, string | null>>;
+
+/** A decoded, mapped and validated call. */
+export interface CallResult {
+  /** The chosen tool, null when the function head named none of the tools. */
+  function: string | null;
+  /** Typed values by parameter name. */
+  args: Record<string, unknown>;
+  heads: CallHeads;
+  valid: boolean;
+  errors: CallIssue[];
+  /** Ignored head values (an arg head the chosen tool does not have). */
+  warnings: CallIssue[];
+  timings: CallTimings;
+}
+
+/** Events of {@link RealtimeCaller.stream}: each head as it finishes, then the call. */
+export type CallStreamEvent = { head: HeadName; text: string | null; done: true } | { call: CallResult };
+
+const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_TOKENS = 32;
+
+function stopsOf(head: HeadName) {
+  return { value: [headCloseTag(head), END_OF_TURN], null: [NULL_MARKER] };
+}
+
+function checkStrings(value: unknown, path: string): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) throw new CallerInputError(path, "must be an array of strings");
+  value.forEach((item, i) => {
+    if (typeof item !== "string") throw new CallerInputError(`${path}[${i}]`, "must be a string");
+  });
+  return value;
+}
+
+interface PreparedCall {
+  tools: ToolSpec[];
+  promptIds: number[];
+  plans: HeadPlan[];
+  maxTokens: number;
+  temperature: number;
+  seed: number;
+  includeContent: boolean;
+}
+
+/**
+ * Turns commands into validated function calls with one model. Calls on one caller run one at a
+ * time (they share the runtime session and the prefix cache).
+ *
+ * @example
+ * ```ts
+ * const model = await loadModel("models/rt-tiny");
+ * const rt = await createRealtimeCaller(model, { format: "v2" });
+ * const result = await rt.call({ query: "Amiya, skill two", tools });
+ * // { function: "use_skill", args: { unit_id: "Amiya", skill_id: "s2" }, valid: true, ... }
+ * for await (const ev of rt.stream({ query: "retreat Texas", tools })) console.log(ev);
+ * ```
+ */
+export class RealtimeCaller {
+  private readonly cache: PrefixCache | null;
+  private readonly vocab: VocabIndex;
+  private readonly queue = new SerialQueue();
+  private readonly tagIds = new Map<HeadName, number[]>();
+  readonly format: PromptFormat;
+  readonly constrained: boolean;
+  readonly skipForcedTokens: boolean;
+
+  constructor(
+    readonly model: CallerModel,
+    options: RealtimeCallerOptions,
+  ) {
+    if (options.format !== "v1" && options.format !== "v2") throw new PromptFormatError(options.format);
+    const cacheBytes = options.prefixCacheBytes ?? DEFAULT_CACHE_BYTES;
+    if (!(cacheBytes >= 0)) throw new CallerInputError("prefixCacheBytes", `must be >= 0, got ${cacheBytes}`);
+    this.format = options.format;
+    this.constrained = options.constrained ?? true;
+    this.skipForcedTokens = options.skipForcedTokens ?? true;
+    this.cache = cacheBytes > 0 ? new PrefixCache(model.runtime, { maxBytes: cacheBytes }) : null;
+    this.vocab = new VocabIndex(model.tokenizer);
+  }
+
+  /** Decodes one call. Bad input rejects with a `CallerInputError`/`ToolSchemaError` naming the field. */
+  async call(request: CallRequest): Promise<CallResult> {
+    return this.run(request, undefined);
+  }
+
+  /**
+   * Decodes one call, yielding each head as it finishes (argument heads once the function is
+   * known, since the function can change what they may hold), then `{ call }`.
+   */
+  async *stream(request: CallRequest): AsyncGenerator<CallStreamEvent> {
+    const channel = new EventChannel<CallStreamEvent>();
+    this.run(request, (head) =>
+      channel.push({ head: head.name as HeadName, text: headText(head), done: true }),
+    ).then(
+      (call) => {
+        channel.push({ call });
+        channel.close();
+      },
+      (error) => channel.fail(error),
+    );
+    yield* channel;
+  }
+
+  /**
+   * Prefills the system turn (system prompt + tools) into the prefix cache, so the first call
+   * with these tools only prefills its user turn.
+   */
+  async warmUp(request: Pick<CallRequest, "tools" | "system">): Promise<{ tokens: number; ms: number }> {
+    const tools = normalizeTools(request.tools as unknown[]);
+    const ids = this.model.tokenizer.encode(systemPrefix(this.format, { tools, system: request.system }));
+    return this.queue.run(async () => {
+      const started = performance.now();
+      if (!this.cache || ids.length === 0 || this.cache.lookup(ids).length === ids.length) {
+        return { tokens: ids.length, ms: performance.now() - started };
+      }
+      const runtime = this.model.runtime;
+      const { present } = await runtime.step({
+        tokenIds: ids,
+        positions: ids.map((_, i) => i),
+        past: runtime.emptyKv(),
+      });
+      this.cache.insert(ids, present);
+      return { tokens: ids.length, ms: performance.now() - started };
+    });
+  }
+
+  /** Counters of the prefix cache (all zero when it is off). */
+  cacheStats(): PrefixCacheStats {
+    return (
+      this.cache?.stats() ?? {
+        hits: 0,
+        misses: 0,
+        evictions: 0,
+        cachedTokens: 0,
+        reusedTokens: 0,
+        entries: 0,
+        bytes: 0,
+        maxBytes: 0,
+      }
+    );
+  }
+
+  /** Drops every cached prefix. */
+  clearCache(): void {
+    this.cache?.clear();
+  }
+
+  private async run(
+    request: CallRequest,
+    onHead: ((head: HeadOutcome) => void) | undefined,
+  ): Promise<CallResult> {
+    const prepared = this.prepare(request);
+    const queuedAt = performance.now();
+    return this.queue.run(() => this.decode(prepared, performance.now() - queuedAt, onHead));
+  }
+
+  /** Validates the request and tokenizes its prompt and head tags (no model work). */
+  private prepare(request: CallRequest): PreparedCall {
+    if (typeof request !== "object" || request === null)
+      throw new CallerInputError("request", "must be an object");
+    if (typeof request.query !== "string") throw new CallerInputError("query", "must be a string");
+    if (!Array.isArray(request.tools))
+      throw new CallerInputError("tools", "must be an array of function tools");
+    const tools = normalizeTools(request.tools);
+    const environment = checkStrings(request.environment, "environment");
+    const history = checkStrings(request.history, "history");
+    if (request.system !== undefined && typeof request.system !== "string") {
+      throw new CallerInputError("system", "must be a string");
+    }
+    const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
+    if (!Number.isInteger(maxTokens) || maxTokens < 1) {
+      throw new CallerInputError("maxTokens", `must be a positive integer, got ${maxTokens}`);
+    }
+    const temperature = request.temperature ?? 0;
+    if (!Number.isFinite(temperature) || temperature < 0) {
+      throw new CallerInputError("temperature", `must be a finite number >= 0, got ${temperature}`);
+    }
+    const seed = request.seed ?? 0;
+    if (!Number.isInteger(seed)) throw new CallerInputError("seed", `must be an integer, got ${seed}`);
+    const includeContent = request.includeContent ?? false;
+    if (typeof includeContent !== "boolean")
+      throw new CallerInputError("includeContent", "must be a boolean");
+
+    const prompt = buildPrompt(this.format, {
+      query: request.query,
+      tools,
+      environment,
+      history,
+      system: request.system,
+    });
+    const promptIds = this.model.tokenizer.encode(prompt);
+    const plans = headNames(maxParameterCount(tools), includeContent).map(
+      (name): HeadPlan => ({ name, tagIds: this.tagIdsOf(name), stops: stopsOf(name), constraint: null }),
+    );
+    const tagTokens = Math.max(...plans.map((p) => p.tagIds.length));
+    // Fed tokens need positions: the tag, then every generated token but the last.
+    const headTokens = tagTokens + maxTokens - 1;
+    const limit = this.model.runtime.config.maxPositionEmbeddings;
+    if (promptIds.length + headTokens > limit)
+      throw new PromptTooLongError(promptIds.length, headTokens, limit);
+    return { tools, promptIds, plans, maxTokens, temperature, seed, includeContent };
+  }
+
+  private async decode(
+    call: PreparedCall,
+    queuedMs: number,
+    onHead: ((head: HeadOutcome) => void) | undefined,
+  ): Promise<CallResult> {
+    const started = performance.now();
+    const runtime = this.model.runtime;
+    const { promptIds, tools } = call;
+    const match = this.cache?.lookup(promptIds) ?? { length: 0, kv: null };
+    let plans = call.plans;
+    let refine: ((finished: HeadOutcome) => ReadonlyMap<string, TextConstraint | null> | null) | undefined;
+    if (this.constrained) {
+      const options = { includeContent: call.includeContent };
+      const initial = buildHeadConstraints(tools, null, options);
+      plans = plans.map((p) => ({ ...p, constraint: constraintOf(initial, p.name) }));
+      refine = (finished) => {
+        if (finished.name !== "function") return null;
+        const name = finished.isNull ? null : headValueText(finished.text);
+        const narrowed = buildHeadConstraints(tools, name, options);
+        return new Map(
+          plans.filter((p) => p.name !== "function").map((p) => [p.name, constraintOf(narrowed, p.name)]),
+        );
+      };
+    }
+    const decoded = await decodeHeads({
+      runtime,
+      vocab: this.vocab,
+      past: match.kv ?? runtime.emptyKv(),
+      pending: promptIds.slice(match.length),
+      heads: plans,
+      maxTokens: call.maxTokens,
+      temperature: call.temperature,
+      seed: call.seed,
+      skipForced: this.skipForcedTokens,
+      refine,
+      holdReportsUntil: this.constrained ? "function" : undefined,
+      onHeadDone: onHead,
+    });
+    if (decoded.promptKv) this.cache?.insert(promptIds, decoded.promptKv);
+
+    const heads: CallHeads = {};
+    for (const head of decoded.heads) heads[head.name as HeadName] = headText(head);
+    const mapped = mapHeadsToCall(heads, tools);
+    return {
+      function: mapped.function,
+      args: mapped.args,
+      heads,
+      valid: mapped.valid,
+      errors: mapped.errors,
+      warnings: mapped.warnings,
+      timings: {
+        prefillMs: decoded.firstStepMs,
+        decodeMs: decoded.restMs,
+        steps: decoded.steps,
+        cachedPrefixTokens: match.length,
+        promptTokens: promptIds.length,
+        forcedTokens: decoded.heads.reduce((sum, h) => sum + h.forcedTokens, 0),
+        queuedMs,
+        totalMs: performance.now() - started,
+      },
+    };
+  }
+
+  private tagIdsOf(name: HeadName): number[] {
+    let ids = this.tagIds.get(name);
+    if (!ids) {
+      ids = this.model.tokenizer.encode(headTag(name));
+      this.tagIds.set(name, ids);
+    }
+    return ids;
+  }
+}
+
+function constraintOf(constraints: HeadConstraints, head: string): TextConstraint | null {
+  return constraints[head as HeadName] ?? null;
+}
+
+/** A head's value as the call sees it: null for `<|null|>`. */
+function headText(head: HeadOutcome): string | null {
+  return head.isNull ? null : head.text;
+}
+
+/**
+ * Creates a {@link RealtimeCaller} for a loaded model.
+ *
+ * @example
+ * ```ts
+ * const rt = await createRealtimeCaller(model, { format: "v1" });
+ * const { function: fn, args, valid, timings } = await rt.call({ query: "move north", tools });
+ * ```
+ */
+export async function createRealtimeCaller(
+  model: CallerModel,
+  options: RealtimeCallerOptions,
+): Promise<RealtimeCaller> {
+  return new RealtimeCaller(model, options);
+}

@@ -1,0 +1,114 @@
+/**
+ * The caller on a scripted fake model (heads follow fixed scripts like a trained model would), to
+ * check the guarantees that random weights cannot show: a valid unconstrained output is left
+ * exactly as it is by the constraints, and forced tokens only save forward passes.
+ */
+import { describe, expect, test } from "bun:test";
+import { HashRuntime, ListVocab } from "../decode/testing/hash-runtime";
+import { createRealtimeCaller } from "./realtime-caller";
+
+const HEADS = ["function", "arg1", "arg2", "arg3", "content"];
+const SPECIAL = [...HEADS.flatMap((h) => [`<${h}>`, `</${h}>`]), "<|null|>", "<|im_end|>", "<|im_start|>"];
+const ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
+const vocab = new ListVocab([...SPECIAL, ...ASCII, "\n", "move", "use_skill", "north", "Amiya", " s2"]);
+
+const tools = [
+  {
+    type: "function",
+    function: {
+      name: "move",
+      parameters: {
+        type: "object",
+        properties: {
+          unit_id: { type: "string" },
+          target: { type: "string", enum: ["north", "south"] },
+          speed: { type: "number" },
+        },
+        required: ["unit_id", "target"],
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "use_skill",
+      parameters: {
+        type: "object",
+        properties: { unit_id: { type: "string" }, skill_id: { type: "string", enum: ["s1", "s2"] } },
+        required: ["unit_id"],
+      },
+    },
+  },
+];
+
+/** A fake model whose heads spell `scripts[head]` (text including the stop marker). */
+function scriptedModel(scripts: Record<string, string>) {
+  const runtime = new HashRuntime(vocab.size);
+  for (const [head, text] of Object.entries(scripts))
+    runtime.script.set(vocab.id(`<${head}>`), vocab.encode(text));
+  return { runtime, tokenizer: vocab };
+}
+
+const request = { query: "Amiya go north", tools, system: "Game.", maxTokens: 16 };
+
+describe("constraints leave a valid output alone", () => {
+  const scripts = {
+    function: "move</function>",
+    arg1: "Amiya</arg1>",
+    arg2: " north</arg2>",
+    arg3: "<|null|>",
+  };
+
+  test("unconstrained valid == constrained, head for head; forcing only saves steps", async () => {
+    const free = await (
+      await createRealtimeCaller(scriptedModel(scripts), { format: "v2", constrained: false })
+    ).call(request);
+    expect(free).toMatchObject({
+      function: "move",
+      args: { unit_id: "Amiya", target: "north" },
+      valid: true,
+      heads: { function: "move", arg1: "Amiya", arg2: " north", arg3: null },
+    });
+    const noSkip = await (
+      await createRealtimeCaller(scriptedModel(scripts), { format: "v2", skipForcedTokens: false })
+    ).call(request);
+    expect(noSkip.heads).toEqual(free.heads);
+    expect(noSkip.timings.steps).toBe(free.timings.steps);
+    const constrained = await (await createRealtimeCaller(scriptedModel(scripts), { format: "v2" })).call(
+      request,
+    );
+    expect(constrained.function).toBe(free.function);
+    expect(constrained.args).toEqual(free.args);
+    expect(constrained.valid).toBe(true);
+    expect(constrained.timings.forcedTokens).toBeGreaterThan(0);
+    expect(constrained.timings.steps).toBeLessThan(free.timings.steps);
+  });
+
+  test("a two-tool call: the arg head past use_skill's parameters is forced to null", async () => {
+    const model = scriptedModel({
+      function: "use_skill</function>",
+      arg1: "Amiya</arg1>",
+      arg2: " s2</arg2>",
+    });
+    const result = await (await createRealtimeCaller(model, { format: "v2" })).call(request);
+    expect(result).toMatchObject({
+      function: "use_skill",
+      args: { unit_id: "Amiya", skill_id: "s2" },
+      valid: true,
+    });
+    expect(result.heads.arg3).toBeNull();
+  });
+
+  test("an invalid script is held to the schema by the constraints", async () => {
+    // the model wants an unknown tool and an out-of-enum target
+    const scripts = { function: "mover</function>", arg1: "Amiya</arg1>", arg2: " west</arg2>" };
+    const free = await (
+      await createRealtimeCaller(scriptedModel(scripts), { format: "v2", constrained: false })
+    ).call(request);
+    expect(free.valid).toBe(false);
+    const held = await (await createRealtimeCaller(scriptedModel(scripts), { format: "v2" })).call(request);
+    expect(held.function).toBe("move");
+    expect(held.args.unit_id).toBe("Amiya");
+    expect(["north", "south"]).toContain(held.args.target as string);
+  });
+});
