@@ -312,8 +312,8 @@ export function createArm(options: ArmOptions = {}): ArmWorld {
       if (part.location === "tray") return `${name} in the tray`;
       return `${name} at (${fmt(part)})`;
     });
-    const label = parts.length === 1 ? "Part" : "Parts";
-    return `${label}: ${[...listed, `tray at (${fmt(tray)})`].join(", ")}`;
+    // "Part:" even for several parts, as the scenario example and the training data write it.
+    return `Part: ${[...listed, `tray at (${fmt(tray)})`].join(", ")}`;
   }
 
   return {

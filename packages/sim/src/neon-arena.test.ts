@@ -31,7 +31,7 @@ describe("createNeonArena", () => {
   test("a bullet fired along an aligned row hits, costs HP, and starts the cooldown", () => {
     const arena = createNeonArena(duel);
     ok(arena.apply(fire("left")));
-    expect(arena.environment()).toContain("cd=30");
+    expect(arena.environment()).toContain("cd=5");
     const refused = arena.apply(fire("left"));
     expect(!refused.ok && refused.code).toBe("fire_on_cooldown");
     const events = arena.step(2);
@@ -92,8 +92,10 @@ describe("createNeonArena", () => {
     ok(arena.apply(move("down")));
     ok(arena.apply(move("left")));
     expect(arena.state().ships[0]).toMatchObject({ x: 860, y: 40 });
+    expect(arena.environment()).toContain("align_v=true");
+    ok(arena.apply(move("left")));
     expect(arena.environment()).toContain("align_v=false");
-    expect(arena.history()).toEqual(["move(down)", "move(left)"]);
+    expect(arena.history()).toEqual(["move(down)", "move(left)", "move(left)"]);
   });
 
   test("the default arena has a squad and two enemy ships, the first enemy in control", () => {

@@ -57,7 +57,7 @@ export interface NeonArenaOptions {
   fireCooldownS?: number;
   bulletDamage?: number;
   shipRadiusPx?: number;
-  /** How close two ships' rows (or columns) must be to count as aligned. */
+  /** How close two ships' rows (or columns) must be to count as aligned; default 20 px. */
   alignTolerancePx?: number;
 }
 
@@ -118,7 +118,7 @@ export function createNeonArena(options: NeonArenaOptions = {}): NeonArenaWorld 
   const cooldownS = options.fireCooldownS ?? 0.5;
   const damage = options.bulletDamage ?? 25;
   const radius = options.shipRadiusPx ?? 15;
-  const alignPx = options.alignTolerancePx ?? radius;
+  const alignPx = options.alignTolerancePx ?? 20;
   const specs = options.ships ?? [
     { id: "enemy-1", team: "enemy", x: 700, y: 300 },
     { id: "enemy-2", team: "enemy", x: 450, y: 100 },
@@ -239,9 +239,9 @@ export function createNeonArena(options: NeonArenaOptions = {}): NeonArenaWorld 
     } else {
       lines.push(`${opponentKey}=none`);
     }
-    // Cooldown in 60 Hz frames, the unit of the game loop that shows it.
+    // Cooldown in tenths of a second, rounded up: small integers, 0 exactly when the gun is cool.
     lines.push(
-      `cd=${Math.ceil(ship.cooldownS * 60 - 1e-9)}`,
+      `cd=${Math.ceil(ship.cooldownS * 10 - 1e-9)}`,
       `wall=${walls.length > 0 ? walls.join(",") : "no"}`,
     );
     return lines;

@@ -31,7 +31,7 @@ describe("createTowerDefense", () => {
   test("the default roster has a bench and an operator still charging", () => {
     const game = createTowerDefense({ wave: 1 });
     expect(game.environment().slice(1, 3)).toEqual([
-      "Operators: Amiya(center,HP90%,skill ready) Blaze(north,HP50%,skill ready) Texas(south,HP100%,skill 40%)",
+      "Operators: Amiya(center,HP90%,skill ready) Blaze(north,HP50%,skill ready) Texas(south,HP100%,skill charging)",
       "Bench: SilverAsh(HP100%)",
     ]);
   });

@@ -106,7 +106,7 @@ const DEFAULT_OPERATORS: OperatorSpec[] = [
  * const game = createTowerDefense({ wave: 5, enemies: 8, massing: "north" });
  * game.apply({ function: "use_skill", args: { unit_id: "Amiya" } }); // ok
  * game.apply({ function: "retreat", args: { unit_id: "Blaze" } }); // ok
- * game.environment()[1]; // "Operators: Amiya(center,HP90%,skill active) Texas(south,HP100%,skill 40%)"
+ * game.environment()[1]; // "Operators: Amiya(center,HP90%,skill active) Texas(south,HP100%,skill charging)"
  */
 export function createTowerDefense(options: TowerDefenseOptions = {}): TowerDefenseWorld {
   const tools = scenarioTools("tower_defense");
@@ -397,11 +397,7 @@ export function createTowerDefense(options: TowerDefenseOptions = {}): TowerDefe
 }
 
 function describeOperator(op: OperatorState): string {
-  const skill = op.skillActive
-    ? "skill active"
-    : op.skillGauge >= 100
-      ? "skill ready"
-      : `skill ${Math.floor(op.skillGauge)}%`;
+  const skill = op.skillActive ? "skill active" : op.skillGauge >= 100 ? "skill ready" : "skill charging";
   const stance = op.stance === "hold" ? "" : `,${op.stance}`;
   return `${op.name}(${op.position},HP${Math.round((op.hp / op.maxHp) * 100)}%,${skill}${stance})`;
 }
