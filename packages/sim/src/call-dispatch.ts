@@ -77,17 +77,17 @@ function checkType(value: unknown, type: string): string | null {
 }
 
 /**
- * Writes a call the way the reference's history does: arguments in declaration order, strings
- * unquoted, trailing absent ones dropped, absent ones before a given one left empty.
+ * Writes a call the way the reference's history does: the given arguments' values in declaration
+ * order, joined by commas, strings unquoted, absent ones left out (as @rtool/core's
+ * `formatCallForHistory` writes it, so a world's history can go straight back into a prompt).
  *
  * @example
  * formatHistoryEntry(moveTo, { x: 300, y: 150, z: 50 }); // "move_to(300,150,50)"
  */
 export function formatHistoryEntry(tool: FunctionTool, args: ValidArgs): string {
-  const values = Object.keys(tool.function.parameters.properties).map((key) =>
-    key in args ? String(args[key]) : "",
-  );
-  while (values.length > 0 && values[values.length - 1] === "") values.pop();
+  const values = Object.keys(tool.function.parameters.properties)
+    .filter((key) => key in args)
+    .map((key) => String(args[key]));
   return `${tool.function.name}(${values.join(",")})`;
 }
 
