@@ -56,10 +56,10 @@ describe("validateCall", () => {
 });
 
 describe("formatHistoryEntry", () => {
-  test("declaration order, trailing absent args dropped, inner ones left empty", () => {
-    expect(formatHistoryEntry(tool, { minutes: 5 })).toBe("set_timer(,5)");
+  test("given values in declaration order, absent ones left out", () => {
+    expect(formatHistoryEntry(tool, { minutes: 5 })).toBe("set_timer(5)");
     expect(formatHistoryEntry(tool, { mode: "daily", minutes: 5, label: "tea" })).toBe(
-      "set_timer(tea,5,,daily)",
+      "set_timer(tea,5,daily)",
     );
   });
 });
@@ -70,6 +70,6 @@ describe("dispatchCall", () => {
     const handlers = { set_timer: () => accept() };
     dispatchCall([tool], handlers, { function: "set_timer", args: { minutes: 1 } }, history);
     dispatchCall([tool], handlers, { function: "set_timer", args: {} }, history);
-    expect(history).toEqual(["set_timer(,1)"]);
+    expect(history).toEqual(["set_timer(1)"]);
   });
 });
