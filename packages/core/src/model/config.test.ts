@@ -101,6 +101,16 @@ describe("parseQwenConfig", () => {
     expect(config.numKeyValueHeads).toBe(14);
   });
 
+  test("rope_scaling is kept raw when given, absent when null; sliding window off is fine", () => {
+    const yarn = { type: "yarn", factor: 4, original_max_position_embeddings: 32768 };
+    expect(parseQwenConfig({ ...qwen3, rope_scaling: yarn }, "c").ropeScaling).toEqual(yarn);
+    const plain = parseQwenConfig(
+      { ...qwen25, rope_scaling: null, use_sliding_window: false, hidden_act: "silu" },
+      "c",
+    );
+    expect("ropeScaling" in plain).toBe(false);
+  });
+
   test("quantization_config is kept raw", () => {
     const quantization = { quant_method: "awq", bits: 4, group_size: 128, version: "gemm", zero_point: true };
     expect(parseQwenConfig({ ...qwen25, quantization_config: quantization }, "c").quantization).toEqual(
@@ -141,6 +151,9 @@ describe("parseQwenConfig", () => {
     ["empty eos list", { eos_token_id: [] }, "eos_token_id"],
     ["quantization_config not an object", { quantization_config: "awq" }, "quantization_config"],
     ["empty architectures", { architectures: [] }, "architectures"],
+    ["gelu activation", { hidden_act: "gelu" }, "hidden_act"],
+    ["sliding window attention", { use_sliding_window: true }, "use_sliding_window"],
+    ["rope_scaling not an object", { rope_scaling: 4 }, "rope_scaling"],
   ];
   for (const [what, patch, field] of bad) {
     test(`rejects ${what}`, () => {

@@ -194,6 +194,24 @@ export function parseQwenConfig(json: unknown, file: string): QwenConfig {
     });
   }
 
+  const activation = fields.optionalString("hidden_act") ?? "silu";
+  if (activation !== "silu") {
+    throw new ConfigError(
+      `${file}: hidden_act "${activation}" is not supported; Qwen's MLP is SwiGLU (silu)`,
+      {
+        file,
+        field: "hidden_act",
+      },
+    );
+  }
+  if (fields.boolean("use_sliding_window", false)) {
+    // Sliding-window layers attend differently from full attention past the window.
+    throw new ConfigError(`${file}: use_sliding_window true is not supported; rtool runs full attention`, {
+      file,
+      field: "use_sliding_window",
+    });
+  }
+
   const config: QwenConfig = {
     architecture,
     vocabSize: fields.positiveInt("vocab_size"),
@@ -212,6 +230,8 @@ export function parseQwenConfig(json: unknown, file: string): QwenConfig {
   };
   const torchDtype = fields.optionalString("torch_dtype") ?? fields.optionalString("dtype");
   if (torchDtype !== undefined) config.torchDtype = torchDtype;
+  const ropeScaling = fields.optionalObject("rope_scaling");
+  if (ropeScaling !== undefined) config.ropeScaling = ropeScaling;
   const quantization = fields.optionalObject("quantization_config");
   if (quantization !== undefined) config.quantization = quantization;
   const bosTokenId = fields.optionalTokenId("bos_token_id");

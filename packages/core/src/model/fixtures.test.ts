@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { loadTokenizer } from "../tokenizer";
 import { readGenerationConfig, readQwenConfig } from "./config";
 import { checkQwenWeights, expectedQwenTensors } from "./qwen-weights";
+import type { SafetensorsDtype } from "./types";
 import { openWeights, ShardedWeights } from "./weights";
 
 const fixtures = join(import.meta.dir, "../../test/fixtures");
@@ -21,7 +22,7 @@ const names = [
   "awq-qwen2",
   "awq-qwen3",
 ];
-const storedDtype: Record<string, string> = {
+const storedDtype: Record<string, SafetensorsDtype> = {
   "qwen2-gqa": "F32",
   "qwen3-tied": "F32",
   "qwen3-bf16": "BF16",

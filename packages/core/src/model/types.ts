@@ -30,6 +30,11 @@ export interface QwenConfig {
   qkNorm: boolean;
   /** `torch_dtype` as written in the config, informational. */
   torchDtype?: string;
+  /**
+   * Raw `rope_scaling`, when present and not null (e.g. YaRN). Plain RoPE with `ropeTheta` is
+   * only exact without it; a graph builder that cannot apply it should refuse the model.
+   */
+  ropeScaling?: Record<string, unknown>;
   /** Raw `quantization_config`, when present; interpreted by `quant/`. */
   quantization?: Record<string, unknown>;
   bosTokenId?: number;
