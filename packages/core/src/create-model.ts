@@ -15,6 +15,17 @@ import { createSession, type ProviderRequest } from "./runtime/session";
 /** Graphs with more initializer bytes than this are handed to ONNX Runtime as files, not bytes. */
 const IN_MEMORY_GRAPH_LIMIT = 1 << 30;
 
+/** Where `loadModel` is, for progress displays (e.g. the server's progress bar). */
+export interface LoadProgress {
+  /** `graph-cache-hit`: a built graph was found; `build-graph`: building it from the weights;
+   * `write-graph`: writing it to the cache; `create-session`: ONNX Runtime is loading it. */
+  stage: "graph-cache-hit" | "build-graph" | "write-graph" | "create-session";
+  /** The model directory. */
+  dir: string;
+  /** The graph file concerned, when there is one. */
+  path?: string;
+}
+
 /** Options of `loadModel` and {@link createModelFromWeights}. */
 export interface LoadModelOptions {
   /** Execution provider; default "cpu". "auto" uses CUDA when installed, else the CPU. */
@@ -29,6 +40,8 @@ export interface LoadModelOptions {
   cacheVariant?: string;
   /** Warnings (e.g. the "auto" provider falling back to the CPU); default `console.warn`. */
   onWarning?: (message: string) => void;
+  /** Called as loading moves from stage to stage. */
+  onProgress?: (progress: LoadProgress) => void;
 }
 
 /** Creates the runtime for a built graph: in memory when small, through a temporary file when large. */

@@ -136,3 +136,13 @@ export {
   RtoolTokenizer,
   readTokenizerFile,
 } from "./tokenizer";
+export { loadModel } from "./load-model";
+export type { LoadProgress } from "./create-model";
+export { checkProviderRequest } from "./runtime/session";
+export {
+  CACHED_MODEL_FILE,
+  cachedGraphPath,
+  findCachedGraph,
+  graphCacheKey,
+  graphCacheRoot,
+} from "./graph/graph-cache";

@@ -67,6 +67,13 @@ async function createCuda(model: Uint8Array | string, threads?: number): Promise
   }
 }
 
+/** Throws {@link UnknownProviderError} unless `provider` is one rtool knows (check before slow work). */
+export function checkProviderRequest(provider: unknown): asserts provider is ProviderRequest | undefined {
+  if (provider !== undefined && provider !== "cpu" && provider !== "cuda" && provider !== "auto") {
+    throw new UnknownProviderError(String(provider));
+  }
+}
+
 /**
  * Creates an ONNX Runtime session for a model given as bytes or as a file path (a path is needed
  * when the model keeps its weights in an external data file).

@@ -1,0 +1,56 @@
+/**
+ * Roofline cost of one decoder forward pass: the weight bytes it must read and the FLOPs it must
+ * do, so a measured step time can be compared with max(bytes / bandwidth, FLOPs / peak).
+ */
+import type { QwenConfig } from "../../packages/core/src/index";
+
+/** Work of one forward pass. */
+export interface StepCost {
+  /** Bytes of weights read (float32 linear layers + classifier; embedding rows are negligible). */
+  weightBytes: number;
+  /** Floating point operations (2 per multiply-add). */
+  flops: number;
+}
+
+/**
+ * Cost of a step over `q` new tokens on top of `past` cached ones, with logits for `rows` rows.
+ *
+ * @example
+ * ```ts
+ * const cost = stepCost(config, { q: 1, past: 100, rows: 1 });
+ * const bound = Math.max(cost.weightBytes / bandwidth, cost.flops / peak);
+ * ```
+ */
+export function stepCost(
+  config: QwenConfig,
+  shape: { q: number; past: number; rows: number; bytesPerWeight?: number },
+): StepCost {
+  const {
+    hiddenSize: h,
+    intermediateSize: ff,
+    numAttentionHeads: nH,
+    numKeyValueHeads: kvH,
+    headDim: hd,
+  } = config;
+  const bytesPerWeight = shape.bytesPerWeight ?? 4;
+  const layerParams = h * nH * hd + 2 * h * kvH * hd + nH * hd * h + 3 * h * ff;
+  const classifierParams = config.vocabSize * h;
+  const total = shape.past + shape.q;
+  const attentionFlops = 4 * shape.q * total * nH * hd; // scores and weighted values
+  return {
+    weightBytes: (config.numLayers * layerParams + classifierParams) * bytesPerWeight,
+    flops:
+      config.numLayers * (2 * layerParams * shape.q + attentionFlops) + 2 * classifierParams * shape.rows,
+  };
+}
+
+/** Measured time over the roofline bound (1 = as fast as the machine allows). */
+export function rooflineRatio(
+  stepMs: number,
+  cost: StepCost,
+  bandwidthGBs: number,
+  peakGflops: number,
+): number {
+  const boundMs = Math.max(cost.weightBytes / (bandwidthGBs * 1e6), cost.flops / (peakGflops * 1e6));
+  return stepMs / boundMs;
+}

@@ -1,0 +1,75 @@
+/**
+ * `loadModel(dir)`: a Hugging Face directory to a running {@link Model}, the graph cached on disk.
+ */
+import { join } from "node:path";
+import { type LoadModelOptions, runtimeForGraph } from "./create-model";
+import { findCachedGraph, graphCacheKey, storeCachedGraph } from "./graph/graph-cache";
+import type { GraphBuilder } from "./graph/onnx-builder";
+import { buildQwenGraph, type WeightProvider } from "./graph/qwen";
+import { saveModel } from "./graph/save-model";
+import { Model } from "./model";
+import { readQwenConfig } from "./model/config";
+import { checkQwenWeights } from "./model/qwen-weights";
+import type { QwenConfig, WeightSource } from "./model/types";
+import { openWeights } from "./model/weights";
+import { OrtDecoderRuntime } from "./runtime/ort-runtime";
+import { checkProviderRequest, createSession } from "./runtime/session";
+import { loadTokenizer, type RtoolTokenizer } from "./tokenizer";
+
+function weightProviderOf(source: WeightSource): WeightProvider {
+  return (name) => ({ data: source.readFloat32(name), shape: [...(source.tensors.get(name)?.shape ?? [])] });
+}
+
+function buildFromDir(dir: string, config: QwenConfig, options: LoadModelOptions): GraphBuilder {
+  const source = openWeights(dir);
+  try {
+    checkQwenWeights(config, source);
+    options.onProgress?.({ stage: "build-graph", dir });
+    return buildQwenGraph(config, weightProviderOf(source), { linear: options.linear });
+  } finally {
+    source.close();
+  }
+}
+
+/**
+ * Loads a Hugging Face Qwen2/Qwen2.5/Qwen3 directory (config.json, safetensors, tokenizer.json)
+ * and runs it on ONNX Runtime. The ONNX graph is built on first load and cached on disk
+ * (`$RTOOL_CACHE_DIR` or `~/.cache/rtool/graphs`; `cache: false` skips the cache).
+ *
+ * @example
+ * ```ts
+ * const model = await loadModel("models/qwen2.5-0.5b-instruct", { provider: "cpu" });
+ * const ids = model.tokenizer.encode("<|im_start|>user\nhi<|im_end|>\n");
+ * const { logits } = await model.forward(ids);
+ * const out = await model.generate(ids, { maxTokens: 16 });
+ * await model.dispose();
+ * ```
+ */
+export async function loadModel(dir: string, options: LoadModelOptions = {}): Promise<Model<RtoolTokenizer>> {
+  checkProviderRequest(options.provider);
+  const config = readQwenConfig(dir);
+  const tokenizer = loadTokenizer(dir);
+  if (options.cache ?? true) {
+    const key = graphCacheKey(dir, options.cacheVariant ?? (options.linear ? "custom-linear" : "fp32"));
+    let path = findCachedGraph(key);
+    if (path) {
+      options.onProgress?.({ stage: "graph-cache-hit", dir, path });
+    } else {
+      const graph = buildFromDir(dir, config, options);
+      path = storeCachedGraph(key, (staging) => {
+        options.onProgress?.({ stage: "write-graph", dir, path: staging });
+        saveModel(graph, join(staging, "model.onnx"));
+      });
+    }
+    options.onProgress?.({ stage: "create-session", dir, path });
+    const { session, provider } = await createSession(path, {
+      provider: options.provider,
+      threads: options.threads,
+      onWarning: options.onWarning,
+    });
+    return new Model(new OrtDecoderRuntime(config, session, provider), tokenizer);
+  }
+  const graph = buildFromDir(dir, config, options);
+  options.onProgress?.({ stage: "create-session", dir });
+  return new Model(await runtimeForGraph(config, graph, options), tokenizer);
+}
