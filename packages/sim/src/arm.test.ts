@@ -40,7 +40,7 @@ describe("createArm", () => {
     arm.step(0.5);
     expect(arm.state().motion?.progress).toBe(0.25);
     expect(arm.state().tip.z).toBe(450);
-    expect(arm.environment()[0]).toBe("Arm moving to (0,0,300), 25% done");
+    expect(arm.environment()[0]).toBe("Arm moving to (0,0,300), 25% done, gripper open");
     const events = arm.step(2);
     expect(events).toEqual([{ t: 2, type: "arrived", detail: { at: { x: 0, y: 0, z: 300 } } }]);
     expect(arm.state().motion).toBeNull();

@@ -293,15 +293,15 @@ export function createArm(options: ArmOptions = {}): ArmWorld {
   }
 
   function tipLine(): string {
+    const hand = held ? `holding the ${held.name}` : `gripper ${gripper}`;
     if (motion) {
-      return `Arm moving to (${fmt(motion.to)}), ${Math.round(motion.progress * 100)}% done`;
+      return `Arm moving to (${fmt(motion.to)}), ${Math.round(motion.progress * 100)}% done, ${hand}`;
     }
     const place =
       distance(tip, ARM_HOME) < 1
         ? `at home (${fmt(tip)})`
         : (partPlace(nearestPart(parts, tip, toleranceMm)) ??
           (aboveTray(tip) ? `above the tray (${fmt(tip)})` : `at (${fmt(tip)})`));
-    const hand = held ? `holding the ${held.name}` : `gripper ${gripper}`;
     return `Arm ${place}, ${hand}`;
   }
 
