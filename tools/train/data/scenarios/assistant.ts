@@ -99,6 +99,39 @@ const EVENTS_ZH = [
   "体检",
   "周会",
 ];
+const PEOPLE_EN = [
+  "Sam",
+  "Bob",
+  "Dr. Chen",
+  "Anna",
+  "the landlord",
+  "Priya",
+  "Marco",
+  "Grandma",
+  "the design team",
+  "Lee",
+];
+const PEOPLE_ZH = ["小王", "老李", "陈医生", "张总", "房东", "奶奶", "设计组", "小美"];
+
+/** An event title: a stock one or one composed with a person the model must copy. */
+function eventTitle(ph: Phrasing): string {
+  const r = ph.rng;
+  if (r.chance(0.5)) return r.pick(ph.lang === "en" ? EVENTS_EN : EVENTS_ZH);
+  const who = r.pick(ph.lang === "en" ? PEOPLE_EN : PEOPLE_ZH);
+  return r.pick(
+    ph.lang === "en"
+      ? [
+          `meeting with ${who}`,
+          `lunch with ${who}`,
+          `call with ${who}`,
+          `coffee with ${who}`,
+          `dinner with ${who}`,
+          `interview with ${who}`,
+        ]
+      : [`和${who}开会`, `和${who}吃饭`, `给${who}打电话`, `跟${who}喝咖啡`, `见${who}`],
+  );
+}
+
 const MONTHS = [
   "January",
   "February",
@@ -244,7 +277,7 @@ export function drawAssistant(ph: Phrasing): Draw {
     query = ph.say(t, { r: rw }, { t: said });
     call = { function: "set_alarm", args: rep === "none" ? { time: hhmm } : { time: hhmm, repeat: rep } };
   } else if (kind === "event") {
-    const title = r.pick(en ? EVENTS_EN : EVENTS_ZH);
+    const title = eventTitle(ph);
     const [said, iso] = spokenDate(ph);
     const withTime = r.chance(0.5);
     const [tSaid, hhmm] = spokenTime(ph);

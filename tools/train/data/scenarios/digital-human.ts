@@ -3,7 +3,10 @@ import type { TargetCall } from "../types.ts";
 import { type Draw, placeEnvironment } from "./draw.ts";
 
 const EMOTION: Record<string, { en: string[]; zh: string[] }> = {
-  happy: { en: ["happy", "joyful", "glad", "pleased", "cheerful"], zh: ["开心", "高兴", "快乐", "愉快"] },
+  happy: {
+    en: ["happy", "joyful", "glad", "pleased", "cheerful", "smiley"],
+    zh: ["开心", "高兴", "快乐", "愉快", "微笑"],
+  },
   sad: { en: ["sad", "unhappy", "down", "sorrowful", "upset"], zh: ["难过", "伤心", "悲伤", "失落"] },
   surprised: { en: ["surprised", "shocked", "amazed", "astonished"], zh: ["惊讶", "吃惊", "震惊", "意外"] },
   angry: { en: ["angry", "mad", "annoyed", "furious"], zh: ["生气", "愤怒", "恼火"] },
@@ -261,10 +264,16 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
     call = { function: "set_expression", args: { emotion, intensity } };
   } else if (kind === "speak") {
     const tone = r.pick(Object.keys(TONE));
-    if (r.chance(0.35)) {
+    if (r.chance(0.2)) {
       const c = r.pick(CUES);
       query = ph.say(en ? c.en : c.zh);
       call = { function: "speak", args: { text: en ? c.enLine : c.zhLine, tone: c.tone } };
+    } else if (r.chance(0.4)) {
+      const c = composedCue(ph);
+      const tw = c.tone === undefined ? undefined : r.pick(en ? TONE[c.tone]!.en : TONE[c.tone]!.zh);
+      query = ph.say(tw ? (r.chance(0.5) ? `${c.cue} ${tw}` : `${tw} ${c.cue}`) : c.cue, {}, c.exact);
+      if (!en) query = query.replace(/ /g, "");
+      call = { function: "speak", args: { text: c.line, tone: c.tone ?? c.defaultTone } };
     } else {
       const line = r.pick(en ? LINES_EN : LINES_ZH);
       const tw = r.pick(en ? TONE[tone]!.en : TONE[tone]!.zh);
@@ -313,4 +322,90 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
     call = { function: "idle", args: {} };
   }
   return placeEnvironment(ph, env, cue + query, [], call);
+}
+
+const VIEWERS = [
+  "Lily",
+  "Max",
+  "Sakura",
+  "Tom",
+  "Jay",
+  "Nina",
+  "Omar",
+  "Zoe",
+  "小明",
+  "阿杰",
+  "小鱼",
+  "Kevin",
+  "Mei",
+];
+const GIFTS_EN = ["rocket", "roses", "super chat", "gift", "donation", "membership"];
+const GIFTS_ZH = ["火箭", "玫瑰", "礼物", "打赏", "会员"];
+const PRODUCTS_EN = [
+  "the new headphones",
+  "this lipstick",
+  "our summer T-shirt",
+  "the coffee maker",
+  "this phone case",
+];
+const PRODUCTS_ZH = ["新款耳机", "这支口红", "夏季T恤", "咖啡机", "这个手机壳"];
+
+/**
+ * Director cues that name what to say without quoting it; the line is composed from the
+ * cue's own slots (names, numbers), so the model learns to build speech from the query.
+ */
+function composedCue(ph: Phrasing): {
+  cue: string;
+  line: string;
+  tone?: string;
+  defaultTone: string;
+  exact: Record<string, string>;
+} {
+  const r = ph.rng;
+  const en = ph.lang === "en";
+  const name = r.pick(VIEWERS);
+  const n = String(r.int(2, 30));
+  const gift = r.pick(en ? GIFTS_EN : GIFTS_ZH);
+  const product = r.pick(en ? PRODUCTS_EN : PRODUCTS_ZH);
+  const tone = r.chance(0.6) ? r.pick(Object.keys(TONE)) : undefined;
+  const options = en
+    ? [
+        { cue: "say hi to {name}", line: `Hi ${name}, welcome to the stream!`, d: "cheerful" },
+        { cue: "thank {name} for the {gift}", line: `Thank you ${name} for the ${gift}!`, d: "cheerful" },
+        { cue: "wish {name} a happy birthday", line: `Happy birthday, ${name}!`, d: "excited" },
+        {
+          cue: "tell chat we'll be back in {n} minutes",
+          line: `We'll be back in ${n} minutes, don't go away!`,
+          d: "calm",
+        },
+        {
+          cue: "ask chat where they're watching from",
+          line: "Where is everyone watching from tonight?",
+          d: "cheerful",
+        },
+        { cue: "introduce {product}", line: `Let me show you ${product}!`, d: "excited" },
+        { cue: "tell {name} the answer is yes", line: `${name}, the answer is yes!`, d: "calm" },
+        { cue: "announce there are {n} prizes left", line: `There are only ${n} prizes left!`, d: "excited" },
+        {
+          cue: "apologise for the audio problem",
+          line: "Sorry about the audio problem, it's fixed now.",
+          d: "serious",
+        },
+        { cue: "welcome the new followers", line: "Welcome to all our new followers!", d: "cheerful" },
+      ]
+    : [
+        { cue: "跟{name}打个招呼", line: `${name}你好，欢迎来到直播间！`, d: "cheerful" },
+        { cue: "感谢{name}送的{gift}", line: `谢谢${name}送的${gift}！`, d: "cheerful" },
+        { cue: "祝{name}生日快乐", line: `${name}，生日快乐！`, d: "excited" },
+        { cue: "告诉大家{n}分钟后回来", line: `我们${n}分钟后回来，不要走开哦！`, d: "calm" },
+        { cue: "问问大家从哪里来看直播", line: "大家都是从哪里来看直播的呀？", d: "cheerful" },
+        { cue: "介绍一下{product}", line: `给大家介绍一下${product}！`, d: "excited" },
+        { cue: "告诉{name}答案是可以", line: `${name}，答案是可以的！`, d: "calm" },
+        { cue: "宣布还剩{n}个奖品", line: `只剩${n}个奖品啦！`, d: "excited" },
+        { cue: "为声音问题道歉", line: "抱歉刚才声音有问题，现在好了。", d: "serious" },
+        { cue: "欢迎新关注的朋友", line: "欢迎新关注的朋友们！", d: "cheerful" },
+      ];
+  const o = ph.choose(options.map((_, i) => String(i)));
+  const pick = options[Number(o)]!;
+  return { cue: pick.cue, line: pick.line, tone, defaultTone: pick.d, exact: { name, n, gift, product } };
 }

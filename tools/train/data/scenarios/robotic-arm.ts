@@ -61,19 +61,38 @@ const SPEED_ZH: Record<string, string[]> = {
   fast: ["快速", "快点", "迅速", "全速", "高速"],
 };
 const AXIS_EN: Record<string, string[]> = {
-  roll: ["roll", "the roll axis", "roll axis"],
-  pitch: ["pitch", "the pitch axis", "pitch axis"],
-  yaw: ["yaw", "the yaw axis", "yaw axis"],
+  roll: ["roll", "the roll axis", "roll axis", "the x axis", "X axis"],
+  pitch: ["pitch", "the pitch axis", "pitch axis", "the y axis", "Y axis"],
+  yaw: ["yaw", "the yaw axis", "yaw axis", "the z axis", "Z axis"],
 };
 const AXIS_ZH: Record<string, string[]> = {
-  roll: ["横滚", "roll轴", "翻滚轴"],
-  pitch: ["俯仰", "pitch轴", "俯仰轴"],
-  yaw: ["偏航", "yaw轴", "偏航轴"],
+  roll: ["横滚", "roll轴", "翻滚轴", "X轴", "x轴"],
+  pitch: ["俯仰", "pitch轴", "俯仰轴", "Y轴", "y轴"],
+  yaw: ["偏航", "yaw轴", "偏航轴", "Z轴", "z轴"],
 };
-const FORCE: { value: number; en: string[]; zh: string[] }[] = [
-  { value: 10, en: ["light", "gentle", "soft", "delicate", "fragile"], zh: ["轻", "轻轻", "小力", "易碎"] },
-  { value: 50, en: ["medium", "moderate", "normal", "medium-weight"], zh: ["中等", "适中", "中"] },
-  { value: 100, en: ["heavy", "firm", "hard", "strong", "max"], zh: ["重", "大力", "用力", "最大"] },
+/** Force levels: `part` words describe the object, `grip` words the grip itself. */
+const FORCE: { value: number; part: string[]; grip: string[]; zhPart: string[]; zhGrip: string[] }[] = [
+  {
+    value: 10,
+    part: ["light", "delicate", "fragile", "small light", "thin"],
+    grip: ["light", "gentle", "soft", "careful"],
+    zhPart: ["轻", "易碎", "很轻的", "小"],
+    zhGrip: ["轻轻", "小力", "轻一点", "温柔点"],
+  },
+  {
+    value: 50,
+    part: ["medium", "medium-weight", "mid-size", "normal"],
+    grip: ["medium", "moderate", "normal", "regular"],
+    zhPart: ["中等", "中型", "普通"],
+    zhGrip: ["中等力度", "适中的力", "正常力度"],
+  },
+  {
+    value: 100,
+    part: ["heavy", "heavy-duty", "big heavy", "solid steel"],
+    grip: ["firm", "hard", "strong", "full-force", "heavy"],
+    zhPart: ["重", "很重的", "大", "实心钢"],
+    zhGrip: ["用力", "大力", "使劲", "最大力度"],
+  },
 ];
 
 function coord(ph: Phrasing, lo: number, hi: number): number {
@@ -141,26 +160,51 @@ export function drawRoboticArm(ph: Phrasing): Draw {
             .map(([n, p]) => (en ? `${n} at (${p.join(",")})` : `${n}在(${p.join(",")})`))
             .join(en ? ", " : "，"),
       );
-      const t = en
-        ? ph.choose([
-            "Go to the {obj} {speed}",
-            "move to the {obj} {speed}",
-            "{speed} move over to the {obj}",
-            "Take the tool to the {obj} {speed}",
-            "head to the {obj} {speed}",
-            "Position yourself at the {obj} {speed}",
-            "reach the {obj} {speed}",
-            "go over to the {obj}, {speed}",
-          ])
-        : ph.choose([
-            "{speed}移动到{obj}",
-            "去{obj}那里，{speed}",
-            "{speed}到{obj}的位置",
-            "把末端移到{obj}{speed}",
-            "移到{obj}上{speed}",
-            "{speed}过去{obj}那边",
-            "{speed}去{obj}",
-          ]);
+      const isPlace = target[0] === place;
+      const t =
+        isPlace && r.chance(0.5)
+          ? en
+            ? ph.choose([
+                "put it on the {obj} {speed}",
+                "carry it to the {obj} {speed}",
+                "{speed} bring it over to the {obj}",
+                "drop it off at the {obj} {speed}",
+                "place it in the {obj} {speed}",
+                "move it to the {obj}, {speed}",
+              ])
+            : ph.choose([
+                "{speed}把它放到{obj}上",
+                "{speed}拿到{obj}那里",
+                "把零件{speed}送到{obj}",
+                "{speed}放进{obj}",
+                "搬到{obj}去，{speed}",
+              ])
+          : en
+            ? ph.choose([
+                "Go to the {obj} {speed}",
+                "move to the {obj} {speed}",
+                "{speed} move over to the {obj}",
+                "Take the tool to the {obj} {speed}",
+                "head to the {obj} {speed}",
+                "Position yourself at the {obj} {speed}",
+                "reach the {obj} {speed}",
+                "go over to the {obj}, {speed}",
+                "approach the {obj} {speed}",
+                "{speed} get to the {obj}",
+                "line up with the {obj} {speed}",
+                "go for the {obj} {speed}",
+              ])
+            : ph.choose([
+                "{speed}移动到{obj}",
+                "去{obj}那里，{speed}",
+                "{speed}到{obj}的位置",
+                "把末端移到{obj}{speed}",
+                "移到{obj}上{speed}",
+                "{speed}过去{obj}那边",
+                "{speed}去{obj}",
+                "对准{obj}，{speed}",
+                "{speed}靠近{obj}",
+              ]);
       query = ph.say(t, { obj: target[0], speed: speedWord });
     } else {
       const mm = en ? r.pick(["", " mm", "mm", " millimeters"]) : r.pick(["", "毫米", "mm"]);
@@ -194,27 +238,35 @@ export function drawRoboticArm(ph: Phrasing): Draw {
     if (r.chance(0.55)) {
       const f = r.pick(FORCE);
       force = f.value;
-      const word = r.pick(en ? f.en : f.zh);
-      const t = en
-        ? ph.choose([
-            "Grab it, it's a {w} part",
-            "grip it with {w} force",
-            "close the gripper, {w} grip",
-            "pick it up, {w}",
-            "grip {w}",
-            "use a {w} grip on it",
-            "take hold of it, it's {w}",
-            "clamp it, {w} force",
-          ])
-        : ph.choose([
-            "夹住它，这是{w}件",
-            "用{w}力夹住",
-            "{w}力抓起来",
-            "夹紧，{w}一点",
-            "抓住，力度{w}",
-            "用{w}的力抓住它",
-            "合上夹爪，{w}力",
-          ]);
+      const aboutPart = r.chance(0.5);
+      const word = r.pick(en ? (aboutPart ? f.part : f.grip) : aboutPart ? f.zhPart : f.zhGrip);
+      const t = aboutPart
+        ? en
+          ? ph.choose([
+              "Grab it, it's a {w} part",
+              "pick it up, it's {w}",
+              "grab the part, {w} one",
+              "take it, this one is {w}",
+              "it's a {w} piece, grip it",
+              "grip it, {w} part",
+            ])
+          : ph.choose([
+              "夹住它，这是{w}件",
+              "抓起来，这个零件是{w}的",
+              "这是{w}零件，夹住",
+              "抓取，{w}件",
+              "拿起这个{w}零件",
+            ])
+        : en
+          ? ph.choose([
+              "grip it with {w} force",
+              "close the gripper, {w} grip",
+              "use a {w} grip on it",
+              "clamp it, {w} force",
+              "{w} grip please",
+              "hold it with a {w} grip",
+            ])
+          : ph.choose(["{w}夹住", "{w}抓起来", "夹紧，{w}", "抓住它，{w}", "合上夹爪，{w}", "用{w}夹"]);
       query = ph.say(t, { w: word });
     } else {
       force = r.pick([5, 15, 20, 25, 30, 35, 40, 45, 60, 70, 75, 80, 90, 120, 12, 8]);
@@ -242,7 +294,12 @@ export function drawRoboticArm(ph: Phrasing): Draw {
     if (r.chance(0.5))
       env.push(
         en
-          ? r.pick(["Arm above the part, gripper open", "Tool tip at the part"])
+          ? r.pick([
+              "Arm above the part, gripper open",
+              "Tool tip at the part",
+              `Arm above the ${r.pick(PARTS_EN)}, gripper open`,
+              `Tool tip touching the ${r.pick(PARTS_EN)}`,
+            ])
           : "机械臂在零件上方，夹爪张开",
       );
     return placeEnvironment(ph, env, query, history, { function: "grip", args: { force } });

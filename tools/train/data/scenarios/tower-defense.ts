@@ -192,22 +192,43 @@ export function drawTowerDefense(ph: Phrasing): Draw {
         : `第${r.int(1, 20)}波${r.chance(0.3) ? "，boss已出场" : ""}，剩余${r.int(0, 30)}个敌人`,
     );
   }
-  env.push(
-    (en ? "Operators: " : "干员：") +
-      ops
-        .map((o) =>
-          en
-            ? `${o.name}(${o.pos},HP${o.hp}%,${o.ready ? "skill ready" : "skill charging"})`
-            : `${o.name}(${o.pos},HP${o.hp}%,${o.ready ? "技能就绪" : "技能充能中"})`,
-        )
-        .join(" "),
-  );
+  // Sometimes the roster is missing and the name can only be copied from the order itself.
+  const listed = r.chance(0.8);
+  if (listed)
+    env.push(
+      (en ? "Operators: " : "干员：") +
+        ops
+          .map((o) =>
+            en
+              ? `${o.name}(${o.pos},HP${o.hp}%,${o.ready ? "skill ready" : "skill charging"})`
+              : `${o.name}(${o.pos},HP${o.hp}%,${o.ready ? "技能就绪" : "技能充能中"})`,
+          )
+          .join(" "),
+    );
   if (r.chance(0.4)) {
     const p = r.pick(positions);
     env.push(en ? `Enemies massing ${p}` : `敌人在${r.pick(POS[p]!.zh)}集结`);
   }
   const op = r.pick(ops);
-  const said = misheard(ph, op.name);
+  const said = listed ? misheard(ph, op.name) : op.name;
+  if (r.chance(0.25)) {
+    const where = r.pick(en ? POS[op.pos]!.en : POS[op.pos]!.zh);
+    env.push(
+      en
+        ? r.pick([
+            `${op.name} is taking heavy damage ${where}`,
+            `${op.name} is low on HP at ${where}`,
+            `${op.name}'s skill is ready`,
+            `${op.name} is surrounded ${where}`,
+          ])
+        : r.pick([
+            `${op.name}在${where}承受大量伤害`,
+            `${op.name}血量很低`,
+            `${op.name}技能已就绪`,
+            `${op.name}在${where}被包围了`,
+          ]),
+    );
+  }
   const kind = r.pick([
     "move",
     "move",
@@ -231,6 +252,10 @@ export function drawTowerDefense(ph: Phrasing): Draw {
     const t = en
       ? ph.choose([
           "{u}, go {p}",
+          "have {u} move to {p}",
+          "tell {u} to go {p}",
+          "order {u} to {p}",
+          "{u} take position {p}",
           "move {u} to {p}",
           "send {u} {p}",
           "{u} head {p}",
@@ -279,6 +304,8 @@ export function drawTowerDefense(ph: Phrasing): Draw {
       ? en
         ? ph.choose([
             "{u}, {s} now",
+            "have {u} use {s}",
+            "tell {u} to cast {s}",
             "{u} use {s}",
             "activate {u}'s {s}",
             "{u} fire {s}",
@@ -299,6 +326,9 @@ export function drawTowerDefense(ph: Phrasing): Draw {
       : en
         ? ph.choose([
             "{u}, skill now",
+            "have {u} use the skill",
+            "tell {u} to use her skill",
+            "{u} ult",
             "{u} use your skill",
             "activate {u}'s skill",
             "{u} fire the skill",
@@ -323,6 +353,9 @@ export function drawTowerDefense(ph: Phrasing): Draw {
     const t = en
       ? ph.choose([
           "{u} fall back",
+          "have {u} retreat",
+          "tell {u} to pull back",
+          "{u}, retreat!",
           "pull {u} out",
           "retreat {u}",
           "{u}, get out of there",
@@ -351,6 +384,8 @@ export function drawTowerDefense(ph: Phrasing): Draw {
     const t = en
       ? ph.choose([
           "{u}, {w}",
+          "switch {u} to {w}",
+          "put {u} on {w}",
           "{u} switch to {w}",
           "set {u} to {w}",
           "{u} {w} now",
