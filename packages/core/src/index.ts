@@ -146,3 +146,5 @@ export {
   graphCacheKey,
   graphCacheRoot,
 } from "./graph/graph-cache";
+export { UnsupportedGraphFeatureError } from "./graph/errors";
+export { ropeFrequencyDivisor } from "./graph/qwen";

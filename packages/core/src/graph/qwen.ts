@@ -9,6 +9,7 @@
  *          present.{i}.key / .value float32 [1, kvHeads, past+q, headDim].
  */
 import type { QwenConfig } from "../model/types";
+import { UnsupportedGraphFeatureError } from "./errors";
 import { GraphBuilder } from "./onnx-builder";
 
 /** Bumped whenever the graph this file builds changes, so cached graphs are rebuilt. */
@@ -90,6 +91,11 @@ export function buildQwenGraph(
   weights: WeightProvider,
   options: QwenGraphOptions = {},
 ): GraphBuilder {
+  // refuse what cannot be computed exactly before reading any weight
+  ropeFrequencyDivisor(config);
+  if (config.headDim % 2 !== 0) {
+    throw new UnsupportedGraphFeatureError("head_dim", `must be even for RoPE, got ${config.headDim}`);
+  }
   const g = new GraphBuilder(`rtool-${config.architecture}`);
   const ctx: Ctx = { g, config, weights, linear: options.linear ?? float32Linear };
   const { hiddenSize, numKeyValueHeads: kvH, headDim, vocabSize } = config;
@@ -138,12 +144,38 @@ function rmsNorm(ctx: Ctx, x: string, weightName: string, size: number): string 
   return g.mul(g.div(x, rms), w);
 }
 
+/**
+ * RoPE frequency divisor from `rope_scaling`: 1 for plain RoPE, the factor for "linear" (position
+ * interpolation). Schemes whose tables depend on more than a constant (YaRN, dynamic NTK, LongRoPE,
+ * Llama 3) are refused rather than computed approximately.
+ */
+export function ropeFrequencyDivisor(config: QwenConfig): number {
+  const scaling = config.ropeScaling;
+  if (!scaling) return 1;
+  const type = String(scaling.rope_type ?? scaling.type ?? "default");
+  if (type === "default") return 1;
+  if (type === "linear") {
+    const factor = Number(scaling.factor);
+    if (!(factor > 0))
+      throw new UnsupportedGraphFeatureError(
+        "rope_scaling",
+        `linear scaling needs a positive factor, got ${scaling.factor}`,
+      );
+    return factor;
+  }
+  throw new UnsupportedGraphFeatureError(
+    "rope_scaling",
+    `rope type "${type}" is not supported (supported: none, "default", "linear"); remove rope_scaling for contexts within max_position_embeddings`,
+  );
+}
+
 /** cos/sin of `position * inv_freq`, duplicated to headDim (HF convention), as [1, 1, q, headDim]. */
 function ropeTables(ctx: Ctx, positionIds: string): { cos: string; sin: string } {
   const { g, config } = ctx;
   const half = config.headDim / 2;
+  const divisor = ropeFrequencyDivisor(config);
   const invFreq = new Float32Array(half);
-  for (let i = 0; i < half; i++) invFreq[i] = 1 / config.ropeTheta ** ((2 * i) / config.headDim);
+  for (let i = 0; i < half; i++) invFreq[i] = 1 / config.ropeTheta ** ((2 * i) / config.headDim) / divisor;
   const inv = g.initializer("rope.inv_freq", invFreq, [1, half]);
   // [q, 1] * [1, half] -> [q, half], in float32 like the reference
   const pos = g.reshape(g.cast(positionIds, "float32"), [-1, 1]);
