@@ -152,30 +152,6 @@ export function readSafetensorsHeader(fd: number, file: string): SafetensorsHead
 }
 
 /**
- * Widens raw little-endian float bytes to float32.
- * @throws {TensorDtypeError} the dtype is not F32, F16 or BF16
- */
-export function bytesToFloat32(bytes: Uint8Array, info: TensorInfo, file: string): Float32Array {
-  const elements = bytes.byteLength / DTYPE_BYTES[info.dtype];
-  switch (info.dtype) {
-    case "F32":
-      return new Float32Array(bytes.buffer, bytes.byteOffset, elements);
-    case "F16":
-      return convertHalfToFloat32(
-        new Uint16Array(bytes.buffer, bytes.byteOffset, elements),
-        new Float32Array(elements),
-      );
-    case "BF16":
-      return convertBfloat16ToFloat32(
-        new Uint16Array(bytes.buffer, bytes.byteOffset, elements),
-        new Float32Array(elements),
-      );
-    default:
-      throw new TensorDtypeError(info.name, file, FLOAT_DTYPES, info.dtype);
-  }
-}
-
-/**
  * One safetensors file as a {@link WeightSource}. The header is parsed on construction and the
  * file descriptor stays open until {@link SafetensorsFile.close}.
  * @example
@@ -231,12 +207,33 @@ export class SafetensorsFile implements WeightSource {
     return bytes;
   }
 
-  /** A float tensor (F32, F16 or BF16 on disk) as float32. */
+  /**
+   * A float tensor (F32, F16 or BF16 on disk) as float32. 16-bit tensors are read into the upper
+   * half of the result and widened in place, so no second buffer is allocated.
+   */
   readFloat32(name: string): Float32Array {
     const info = this.stored(name);
-    if (!FLOAT_DTYPES.includes(info.dtype))
+    if (!FLOAT_DTYPES.includes(info.dtype)) {
       throw new TensorDtypeError(name, this.file, FLOAT_DTYPES, info.dtype);
-    return bytesToFloat32(this.readBytes(name), info, this.file);
+    }
+    if (this.fd === undefined) fail(this.file, "file is closed", name);
+    const elements = info.byteLength / DTYPE_BYTES[info.dtype];
+    const out = new Float32Array(elements);
+    if (info.dtype === "F32") {
+      readFully(this.fd, new Uint8Array(out.buffer), info.byteOffset, this.file, name);
+      return out;
+    }
+    // Element i is read from byte 2n + 2i and written to bytes 4i..4i+3, which never reach an
+    // element not yet read (4i + 4 <= 2n + 2(i + 1)), so the forward loop may run in place.
+    const halves = new Uint16Array(out.buffer, elements * 2, elements);
+    readFully(
+      this.fd,
+      new Uint8Array(out.buffer, elements * 2, elements * 2),
+      info.byteOffset,
+      this.file,
+      name,
+    );
+    return info.dtype === "F16" ? convertHalfToFloat32(halves, out) : convertBfloat16ToFloat32(halves, out);
   }
 
   close(): void {

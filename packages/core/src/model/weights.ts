@@ -4,14 +4,8 @@
  */
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { SafetensorsError, TensorDtypeError, TensorMissingError } from "./errors";
-import {
-  bytesToFloat32,
-  FLOAT_DTYPES,
-  readSafetensorsHeader,
-  SafetensorsFile,
-  type StoredTensor,
-} from "./safetensors";
+import { SafetensorsError, TensorMissingError } from "./errors";
+import { readSafetensorsHeader, SafetensorsFile, type StoredTensor } from "./safetensors";
 import type { WeightSource } from "./types";
 
 /** Name of the single-file checkpoint. */
@@ -88,10 +82,7 @@ export class ShardedWeights implements WeightSource {
   }
 
   readFloat32(name: string): Float32Array {
-    const { info, file } = this.shardOf(name);
-    if (!FLOAT_DTYPES.includes(info.dtype))
-      throw new TensorDtypeError(name, file.file, FLOAT_DTYPES, info.dtype);
-    return bytesToFloat32(file.readBytes(name), info, file.file);
+    return this.shardOf(name).file.readFloat32(name);
   }
 
   close(): void {
