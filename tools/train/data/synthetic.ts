@@ -10,7 +10,7 @@ export interface SyntheticTool {
   verb: Word;
   noun: Word;
   /** Parameter name in the schema -> the idea it stands for. */
-  params: { key: string; idea: ParamIdea; required: boolean; enumValues?: string[] }[];
+  params: { key: string; idea: ParamIdea; required: boolean; enumValues?: string[]; coinedEnum?: boolean }[];
   idle: boolean;
 }
 
@@ -88,11 +88,33 @@ function makeTool(r: Prng, verb: Word, noun: Word): SyntheticTool {
       enumValues = opts.map((o) => o.value);
       if (r.chance(0.3))
         enumValues = enumValues.map((v) => (r.chance(0.5) ? v.toUpperCase() : `${v}_${idea.name.en}`));
+      // Made-up enum values the query says verbatim: copied from the schema, not remembered.
+      if (r.chance(0.15))
+        enumValues = r.sample(
+          [
+            "alpha",
+            "beta",
+            "gamma",
+            "delta",
+            "omega",
+            "mode_a",
+            "mode_b",
+            "tier1",
+            "tier2",
+            "zx",
+            "kilo",
+            "nova",
+          ],
+          r.int(2, 4),
+        );
       schema.enum = enumValues;
       if (r.chance(0.5)) schema.description = `${schema.description} One of ${enumValues.join(", ")}.`;
     }
     properties[key] = schema;
-    params.push({ key, idea, required, enumValues });
+    const coinedEnum =
+      enumValues !== undefined &&
+      !idea.values!.some((v) => enumValues![0]!.toLowerCase().startsWith(v.value));
+    params.push({ key, idea, required, enumValues, coinedEnum });
   }
   const description = r.pick([
     `${cap(verb.en)} the ${noun.en}.`,
@@ -165,11 +187,27 @@ export function drawSynthetic(ph: Phrasing, tools: SyntheticTool[]): Draw {
   const numericCount = tool.params.filter(
     (p) => p.idea.kind === "number" || p.idea.kind === "integer",
   ).length;
+  const stateLines: string[] = [];
   for (const p of tool.params) {
     if (!p.required && !r.chance(0.5)) continue;
     const slot = `v${phrases.length}`;
     const said = sayParam(ph, p, numericCount === 1, slot);
     args[p.key] = said.value;
+    if (said.exact !== undefined && p.idea.kind !== "boolean" && r.chance(0.15)) {
+      // The value lives in the environment; the query only points at it.
+      const pname = en ? p.idea.name.en : p.idea.name.zh;
+      const label = r.pick(["current", "selected", "saved"]);
+      stateLines.push(`${label}_${p.key}=${said.exact}`);
+      phrases.push(
+        en
+          ? r.pick([`the ${label} ${pname}`, `using the ${label} ${pname}`])
+          : r.pick([
+              `用${label === "saved" ? "保存的" : "当前的"}${pname}`,
+              `${pname}用${label === "saved" ? "保存的" : "当前"}值`,
+            ]),
+      );
+      continue;
+    }
     phrases.push(said.phrase);
     if (said.exact !== undefined) exact[slot] = said.exact;
   }
@@ -230,9 +268,14 @@ export function drawSynthetic(ph: Phrasing, tools: SyntheticTool[]): Draw {
       : head;
     query = ph.say(body, { vb: verbWord, ob: object }, exact, 0.5);
   }
-  const environment = r.chance(0.3) ? distractorEnvironment(r) : undefined;
+  const environment = [...stateLines, ...(r.chance(0.3) ? distractorEnvironment(r) : [])];
   const history = r.chance(0.2) ? [`${r.pick(tools).spec.function.name}()`] : [];
-  return { query, environment, history, call: { function: tool.spec.function.name, args } };
+  return {
+    query,
+    environment: environment.length > 0 ? r.shuffle(environment) : undefined,
+    history,
+    call: { function: tool.spec.function.name, args },
+  };
 }
 
 function distractorEnvironment(r: Prng): string[] {
@@ -264,8 +307,8 @@ function sayParam(
   if (idea.kind === "enum") {
     const i = r.int(0, p.enumValues!.length - 1);
     const value = p.enumValues![i]!;
-    const base = idea.values!.find((v) => value.toLowerCase().startsWith(v.value))!;
-    const word = r.chance(0.2) ? value : r.pick(en ? base.en : base.zh);
+    const base = idea.values!.find((v) => value.toLowerCase().startsWith(v.value));
+    const word = p.coinedEnum || !base || r.chance(0.2) ? value : r.pick(en ? base.en : base.zh);
     const phrase = en
       ? r.pick([
           word,

@@ -16,9 +16,10 @@ const DIR_ZH: Record<string, string[]> = {
 };
 
 /**
- * Neon Arena enemy ship. Rule the targets follow: when aligned with the player on an axis
- * and the gun is cool (`cd=0`), fire toward the player along it; otherwise move along the
- * axis with the smaller gap to line up. Explicit orders ("move left") are obeyed.
+ * Neon Arena enemy ship. Rule the targets follow, kept to one comparison so a tiny model can
+ * learn it: aligned on an axis with the gun cool (`cd=0`): fire toward the player along it;
+ * not level with the player: move up/down toward the player's y; level but cooling down:
+ * move left/right toward the player. Explicit orders ("move left") are obeyed.
  */
 export function drawNeonShip(ph: Phrasing): Draw {
   const r = ph.rng;
@@ -75,12 +76,10 @@ export function drawNeonShip(ph: Phrasing): Draw {
     if ((alignH || alignV) && cd === 0) {
       const direction = alignH ? (dx < 0 ? "left" : "right") : dy < 0 ? "up" : "down";
       call = { function: "fire", args: { direction } };
-    } else if (Math.abs(dy) <= Math.abs(dx) && !alignH) {
+    } else if (!alignH) {
       call = { function: "move", args: { direction: dy < 0 ? "up" : "down" } };
-    } else if (!alignV) {
-      call = { function: "move", args: { direction: dx < 0 ? "left" : "right" } };
     } else {
-      call = { function: "move", args: { direction: dy < 0 ? "up" : "down" } };
+      call = { function: "move", args: { direction: dx < 0 ? "left" : "right" } };
     }
     const t = en
       ? ph.choose([
