@@ -1,0 +1,102 @@
+/**
+ * The Hono app: middleware (metrics, CORS, API key, timeout) around the routes, and one error
+ * handler that turns every failure into a JSON error naming the field.
+ */
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ServerDeps } from "./deps";
+import { ApiError } from "./http/api-error";
+import { apiKey } from "./middleware/api-key";
+import { requestTimeout } from "./middleware/request-timeout";
+import { createChatCompletionsRoute } from "./routes/chat-completions";
+import { createFunctionCallRoute } from "./routes/function-call";
+import { createHealthRoute } from "./routes/health";
+import { createMetricsRoute } from "./routes/metrics";
+import { createOpenApiRoutes } from "./routes/openapi";
+
+/** HTTP options of {@link createApp}. */
+export interface AppOptions {
+  /** Bearer key required on every route but `/health`; none by default. */
+  apiKey?: string;
+  /** Origins allowed by CORS; CORS is off (same-origin only) by default. `"*"` never comes with credentials. */
+  corsOrigins?: readonly string[];
+  /** Longest a call request may take, queue wait included; default 30 s. */
+  requestTimeoutMs?: number;
+  /** Errors that become 500s are reported here; default `console.error`. */
+  onInternalError?: (error: unknown) => void;
+}
+
+/** Routes, for the metrics label (raw URLs would make unbounded label sets). */
+export const ROUTES = [
+  "/health",
+  "/v1/function_call",
+  "/v2/function_call",
+  "/v1/chat/completions",
+  "/openapi.json",
+  "/docs",
+  "/metrics",
+] as const;
+
+const CALL_ROUTES = ["/v1/function_call", "/v2/function_call", "/v1/chat/completions"];
+
+/**
+ * Builds the app over shared {@link ServerDeps}.
+ *
+ * @example
+ * ```ts
+ * const app = createApp(deps, { apiKey: "secret", corsOrigins: ["http://localhost:5173"] });
+ * Bun.serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 8899 });
+ * ```
+ */
+export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono {
+  const app = new Hono();
+  const known = new Set<string>(ROUTES);
+  const onInternalError = options.onInternalError ?? ((error) => console.error("rtool-server:", error));
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    await next();
+    const route = known.has(c.req.path) ? c.req.path : "unmatched";
+    deps.metrics.observeRequest(route, c.req.method, c.res.status, (performance.now() - started) / 1000);
+  });
+  if (options.corsOrigins && options.corsOrigins.length > 0) {
+    const origins = [...options.corsOrigins];
+    app.use(
+      "*",
+      cors({
+        origin: origins.includes("*") ? "*" : origins,
+        allowMethods: ["GET", "POST", "OPTIONS"],
+        allowHeaders: ["Content-Type", "Authorization"],
+        credentials: false,
+        maxAge: 600,
+      }),
+    );
+  }
+  if (options.apiKey !== undefined) app.use("*", apiKey({ key: options.apiKey }));
+  const timeoutMs = options.requestTimeoutMs ?? 30_000;
+  for (const path of CALL_ROUTES) app.use(path, requestTimeout(timeoutMs));
+
+  app.route("/health", createHealthRoute(deps));
+  app.route("/v1/function_call", createFunctionCallRoute(deps, deps.format));
+  app.route("/v2/function_call", createFunctionCallRoute(deps, "v2"));
+  app.route("/v1/chat/completions", createChatCompletionsRoute(deps));
+  app.route("/metrics", createMetricsRoute(deps));
+  app.route("/", createOpenApiRoutes(deps));
+
+  app.notFound((c) => {
+    const error = new ApiError(404, "not_found", "path", `no route ${c.req.method} ${c.req.path}`);
+    return c.json(error.toJSON(), 404);
+  });
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json(error.toJSON(), error.status);
+    if (error instanceof HTTPException) {
+      const status = error.status as ContentfulStatusCode;
+      return c.json(new ApiError(status, "invalid_request", null, error.message).toJSON(), status);
+    }
+    onInternalError(error);
+    return c.json(new ApiError(500, "internal", null, "internal error; see the server log").toJSON(), 500);
+  });
+  return app;
+}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  createModelFromWeights,
+  type KvState,
+  type Model,
+  type QwenConfig,
+  randomQwenWeights,
+  type StepInput,
+  type StepOutput,
+} from "@rtool/core";
+import { BatchedRuntime, mergeSteps } from "./batched-runtime";
+
+const config: QwenConfig = {
+  architecture: "qwen3",
+  vocabSize: 96,
+  hiddenSize: 32,
+  intermediateSize: 64,
+  numLayers: 2,
+  numAttentionHeads: 4,
+  numKeyValueHeads: 2,
+  headDim: 8,
+  ropeTheta: 10000,
+  rmsNormEps: 1e-6,
+  tieWordEmbeddings: true,
+  maxPositionEmbeddings: 256,
+  attentionBias: false,
+  qkNorm: true,
+};
+
+const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+const maxDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+};
+
+let model: Model<undefined>;
+const pasts: KvState[] = [];
+
+beforeAll(async () => {
+  model = await createModelFromWeights(config, randomQwenWeights(config, 3), undefined, { threads: 1 });
+  for (const prompt of [
+    [5, 9, 11, 2, 40],
+    [7, 7, 8, 30, 31, 32, 33, 1, 2],
+  ]) {
+    pasts.push(
+      (
+        await model.runtime.step({
+          tokenIds: prompt,
+          positions: range(0, prompt.length),
+          past: model.runtime.emptyKv(),
+        })
+      ).present,
+    );
+  }
+});
+afterAll(() => model.dispose());
+
+/** Two branches after a past of `p`: branch A is rows 0,1 and branch B rows 2,3, both from position p. */
+function treeStep(past: KvState, ids: number[]): StepInput {
+  const p = past.length;
+  const q = 4;
+  const mask = new Float32Array(q * (p + q)).fill(Number.NEGATIVE_INFINITY);
+  const sees = [[0], [0, 1], [2], [2, 3]];
+  sees.forEach((cols, row) => {
+    mask.fill(0, row * (p + q), row * (p + q) + p);
+    for (const c of cols) mask[row * (p + q) + p + c] = 0;
+  });
+  return { tokenIds: ids, positions: [p, p + 1, p, p + 1], attentionMask: mask, past, logitRows: [1, 3] };
+}
+
+describe("mergeSteps", () => {
+  test("a merged step gives every request its own logits and present KV", async () => {
+    const inputs: StepInput[] = [
+      treeStep(pasts[0]!, [12, 13, 50, 51]),
+      { tokenIds: [3, 4, 5], positions: [0, 1, 2], past: model.runtime.emptyKv(), logitRows: [0, 2] },
+      { tokenIds: [60], positions: [pasts[1]!.length], past: pasts[1]! },
+      treeStep(pasts[1]!, [20, 21, 22, 23]),
+    ];
+    const alone: StepOutput[] = [];
+    for (const input of inputs) alone.push(await model.runtime.step(input));
+    const merged = mergeSteps(inputs, config);
+    const outputs = merged.split(await model.runtime.step(merged.input));
+    outputs.forEach((out, r) => {
+      expect(maxDiff(out.logits, alone[r]!.logits)).toBeLessThan(1e-4);
+      expect(out.present.length).toBe(alone[r]!.present.length);
+      for (let l = 0; l < config.numLayers; l++) {
+        expect(maxDiff(out.present.keys[l]!, alone[r]!.present.keys[l]!)).toBeLessThan(1e-5);
+        expect(maxDiff(out.present.values[l]!, alone[r]!.present.values[l]!)).toBeLessThan(1e-5);
+      }
+    });
+  });
+});
+
+describe("BatchedRuntime", () => {
+  test("concurrent steps share forward passes and get their own results", async () => {
+    const batched = new BatchedRuntime(model.runtime);
+    const inputs: StepInput[] = Array.from({ length: 6 }, (_, i) => ({
+      tokenIds: [10 + i, 20 + i],
+      positions: [pasts[i % 2]!.length, pasts[i % 2]!.length + 1],
+      past: pasts[i % 2]!,
+    }));
+    const alone: StepOutput[] = [];
+    for (const input of inputs) alone.push(await model.runtime.step(input));
+    const together = await Promise.all(inputs.map((input) => batched.step(input)));
+    together.forEach((out, i) => {
+      expect(maxDiff(out.logits, alone[i]!.logits)).toBeLessThan(1e-4);
+    });
+    expect(batched.counters.steps).toBe(6);
+    expect(batched.counters.passes).toBe(1);
+  });
+
+  test("a bad step fails alone; its batch-mates still get their results", async () => {
+    const batched = new BatchedRuntime(model.runtime);
+    const good: StepInput = { tokenIds: [1, 2], positions: [0, 1], past: model.runtime.emptyKv() };
+    const bad: StepInput = { tokenIds: [1, 2], positions: [0], past: model.runtime.emptyKv() };
+    const [a, b] = await Promise.allSettled([batched.step(good), batched.step(bad)]);
+    expect(a.status).toBe("fulfilled");
+    expect(b.status).toBe("rejected");
+  });
+
+  test("steps that arrive while a pass runs join the next one", async () => {
+    let passes = 0;
+    const batched = new BatchedRuntime(model.runtime, { onPass: () => passes++ });
+    const first = batched.step({ tokenIds: [1], positions: [0], past: model.runtime.emptyKv() });
+    await new Promise((resolve) => setImmediate(resolve)); // the first pass is running now
+    const later = Array.from({ length: 4 }, (_, i) =>
+      batched.step({ tokenIds: [2 + i], positions: [0], past: model.runtime.emptyKv() }),
+    );
+    await Promise.all([first, ...later]);
+    expect(passes).toBe(2);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * From a validated HTTP body to the caller's request, and from the caller's errors to HTTP ones.
+ * Tool schemas are checked here, before the model is touched, so a bad tool gets 422 even while
+ * the model loads.
+ */
+import { normalizeTools, ToolSchemaError, type ToolSpec } from "@rtool/core";
+import { QueueClosedError, QueueFullError } from "./batching/call-queue";
+import type { CallerRequest } from "./caller";
+import { ApiError } from "./http/api-error";
+
+/** The parts of a body every call route shares. */
+export interface CallBody {
+  messages: readonly { role: string; content: string }[];
+  tools: readonly unknown[];
+  environment?: readonly string[] | null;
+  history?: readonly string[] | null;
+  system?: string | null;
+  max_tokens: number;
+  temperature: number;
+  include_content_head: boolean;
+}
+
+/** Validates tools with core's rules; 422 naming the field (e.g. `tools[0].function.parameters.properties`). */
+export function checkTools(tools: readonly unknown[]): ToolSpec[] {
+  try {
+    return normalizeTools(tools);
+  } catch (error) {
+    if (error instanceof ToolSchemaError) {
+      throw new ApiError(422, "unsupported_tools", error.path, error.reason);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The caller request for a body: the query is the last user message, the system prompt is
+ * `system` or else the first system message.
+ */
+export function toCallerRequest(body: CallBody, tools: readonly ToolSpec[]): CallerRequest {
+  let queryIndex = -1;
+  body.messages.forEach((m, i) => {
+    if (m.role === "user") queryIndex = i;
+  });
+  if (queryIndex < 0) throw new ApiError(400, "invalid_request", "messages", "must contain a user message");
+  const query = body.messages[queryIndex]!.content;
+  if (query.trim() === "") {
+    throw new ApiError(
+      400,
+      "invalid_request",
+      `messages[${queryIndex}].content`,
+      "the query must not be empty",
+    );
+  }
+  const system = body.system ?? body.messages.find((m) => m.role === "system")?.content;
+  const request: CallerRequest = {
+    query,
+    tools,
+    maxTokens: body.max_tokens,
+    temperature: body.temperature,
+    includeContent: body.include_content_head,
+  };
+  if (body.environment) request.environment = body.environment;
+  if (body.history) request.history = body.history;
+  if (system !== undefined) request.system = system;
+  return request;
+}
+
+/** Maps errors of the queue and the caller to {@link ApiError}s; unknown errors pass through (500). */
+export function toApiError(error: unknown): unknown {
+  if (error instanceof ApiError) return error;
+  if (error instanceof QueueFullError) return new ApiError(429, "queue_full", null, error.message);
+  if (error instanceof QueueClosedError) return new ApiError(503, "shutting_down", null, error.message);
+  if (error instanceof ToolSchemaError)
+    return new ApiError(422, "unsupported_tools", error.path, error.reason);
+  // Core's input errors (a query longer than the context, ...) carry the field they concern.
+  if (error instanceof Error && /InputError$|FormatError$|ContextLengthError$/.test(error.name)) {
+    const field = (error as { field?: unknown; path?: unknown }).field ?? (error as { path?: unknown }).path;
+    return new ApiError(422, "invalid_request", typeof field === "string" ? field : null, error.message);
+  }
+  return error;
+}

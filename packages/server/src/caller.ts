@@ -1,0 +1,61 @@
+/**
+ * What the server needs from a real-time caller: the shape of `createRealtimeCaller` in
+ * `@rtool/core`, written structurally so routes and tests depend on the contract, not on a model.
+ */
+
+/** A request in the caller's terms (the HTTP body has already been validated and mapped). */
+export interface CallerRequest {
+  query: string;
+  tools: readonly unknown[];
+  environment?: readonly string[];
+  history?: readonly string[];
+  system?: string;
+  maxTokens?: number;
+  temperature?: number;
+  includeContent?: boolean;
+}
+
+/** One problem with a call, as `@rtool/core` reports it. */
+export interface CallerIssue {
+  path: string;
+  message: string;
+}
+
+/** Where the time of one call went. */
+export interface CallerTimings {
+  prefillMs: number;
+  decodeMs: number;
+  steps: number;
+  cachedPrefixTokens: number;
+  totalMs: number;
+}
+
+/** A decoded, typed call. */
+export interface CallerResult {
+  function: string | null;
+  args: Record<string, unknown>;
+  /** Head texts by head name (`function`, `arg1`.., `content`), stop markers stripped. */
+  heads: Record<string, string | null | undefined>;
+  valid: boolean;
+  errors: CallerIssue[];
+  timings: CallerTimings;
+}
+
+/** A streamed event: one per finished head, then the call. */
+export type CallerEvent = { head: string; text: string; done: boolean } | { call: CallerResult };
+
+/** Prefix-cache counters, for `/metrics`. */
+export interface CallerCacheStats {
+  hits: number;
+  misses: number;
+  evictions?: number;
+  cachedTokens?: number;
+  bytes?: number;
+}
+
+/** A real-time function caller bound to one prompt format. */
+export interface Caller {
+  call(request: CallerRequest): Promise<CallerResult>;
+  stream(request: CallerRequest): AsyncIterable<CallerEvent>;
+  cacheStats?(): CallerCacheStats;
+}

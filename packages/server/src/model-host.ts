@@ -1,0 +1,107 @@
+/**
+ * The model behind the server and its loading state: requests that need it get 503 while it
+ * loads (or after it failed to load), `/health` reports the state, shutdown disposes it.
+ */
+import type { Caller, CallerCacheStats } from "./caller";
+import { ApiError } from "./http/api-error";
+
+/** Prompt format of a route. */
+export type PromptFormat = "v1" | "v2";
+
+/** A loaded model as the server uses it: one caller per prompt format. */
+export interface LoadedModel {
+  callers: Record<PromptFormat, Caller>;
+  /** Execution provider in use. */
+  provider: "cpu" | "cuda";
+  /** Releases the runtime. */
+  dispose?(): Promise<void>;
+}
+
+/** Where a model is in its life. */
+export type ModelState = "loading" | "ready" | "failed";
+
+/**
+ * Holds a model that may still be loading.
+ *
+ * @example
+ * ```ts
+ * const host = new ModelHost("rt-tiny", loadCallers()); // a promise: the server answers 503 meanwhile
+ * await host.ready();
+ * const result = await host.caller("v2").call({ query: "go left", tools });
+ * ```
+ */
+export class ModelHost {
+  private loaded: LoadedModel | null = null;
+  private failure: Error | null = null;
+  private readonly loading: Promise<void>;
+
+  constructor(
+    /** Shown in `/health` (a directory name, `rt-tiny`, ...). */
+    readonly modelName: string,
+    source: LoadedModel | Promise<LoadedModel>,
+  ) {
+    this.loading = Promise.resolve(source).then(
+      (model) => {
+        this.loaded = model;
+      },
+      (error: unknown) => {
+        this.failure = error instanceof Error ? error : new Error(String(error));
+      },
+    );
+  }
+
+  get state(): ModelState {
+    return this.loaded ? "ready" : this.failure ? "failed" : "loading";
+  }
+
+  /** The load error, when loading failed. */
+  get error(): Error | null {
+    return this.failure;
+  }
+
+  /** Execution provider once loaded, else null. */
+  get provider(): "cpu" | "cuda" | null {
+    return this.loaded?.provider ?? null;
+  }
+
+  /** Resolves once loading has ended, successfully or not. */
+  ready(): Promise<void> {
+    return this.loading;
+  }
+
+  /** The caller for `format`; a 503 {@link ApiError} while the model is not ready. */
+  caller(format: PromptFormat): Caller {
+    if (this.loaded) return this.loaded.callers[format];
+    if (this.failure) {
+      throw new ApiError(503, "model_failed", null, `the model failed to load: ${this.failure.message}`);
+    }
+    throw new ApiError(503, "model_loading", null, "the model is still loading; retry shortly");
+  }
+
+  /** Prefix-cache counters summed over the formats' callers, null before loading. */
+  cacheStats(): CallerCacheStats | null {
+    if (!this.loaded) return null;
+    const sum: Required<CallerCacheStats> = { hits: 0, misses: 0, evictions: 0, cachedTokens: 0, bytes: 0 };
+    const seen = new Set<Caller>();
+    for (const caller of Object.values(this.loaded.callers)) {
+      if (seen.has(caller)) continue;
+      seen.add(caller);
+      const stats = caller.cacheStats?.();
+      if (!stats) continue;
+      sum.hits += stats.hits;
+      sum.misses += stats.misses;
+      sum.evictions += stats.evictions ?? 0;
+      sum.cachedTokens += stats.cachedTokens ?? 0;
+      sum.bytes += stats.bytes ?? 0;
+    }
+    return sum;
+  }
+
+  /** Waits for loading to end, then releases the model. */
+  async dispose(): Promise<void> {
+    await this.loading;
+    const model = this.loaded;
+    this.loaded = null;
+    await model?.dispose?.();
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * `POST /v1/function_call` and `POST /v2/function_call`: one command in, one typed call out,
+ * as JSON or (with `stream: true`) as Server-Sent Events: a `head` event per finished head, then
+ * a `call` event carrying the same reply the JSON route gives.
+ */
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { checkTools, toApiError, toCallerRequest } from "../call-request";
+import type { CallerResult } from "../caller";
+import type { ServerDeps } from "../deps";
+import { ApiError } from "../http/api-error";
+import { type JsonBodyEnv, jsonBody } from "../http/json-body";
+import type { RequestSignalEnv } from "../middleware/request-timeout";
+import type { PromptFormat } from "../model-host";
+import { toFunctionCallReply } from "../reply";
+import { type FunctionCallRequest, functionCallRequestSchema } from "../schemas/function-call";
+
+type Env = JsonBodyEnv<FunctionCallRequest> & RequestSignalEnv;
+
+/**
+ * The function-call route for one prompt format, to mount at its path.
+ *
+ * @example
+ * ```ts
+ * app.route("/v2/function_call", createFunctionCallRoute(deps, "v2"));
+ * // POST {"messages":[{"role":"user","content":"move up"}],"tools":[...]} -> {"success":true,"function":"move",...}
+ * ```
+ */
+export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat): Hono<Env> {
+  return new Hono<Env>().post("/", jsonBody(functionCallRequestSchema, deps.limits), async (c) => {
+    const started = performance.now();
+    const body = c.get("body");
+    const tools = checkTools(body.tools);
+    const request = toCallerRequest(body, tools);
+    const caller = deps.host.caller(format);
+    const signal = c.get("signal");
+    let release: () => void;
+    try {
+      release = await deps.queue.acquire(signal);
+    } catch (error) {
+      throw toApiError(error);
+    }
+    const queueMs = performance.now() - started;
+    const finish = (result: CallerResult) => {
+      deps.metrics.observeCall(
+        Object.keys(result.heads).length,
+        result.timings.steps,
+        result.timings.cachedPrefixTokens,
+      );
+      return toFunctionCallReply(result, { latencyMs: performance.now() - started, queueMs });
+    };
+
+    if (!body.stream) {
+      try {
+        return c.json(finish(await caller.call(request)));
+      } catch (error) {
+        throw toApiError(error);
+      } finally {
+        release();
+      }
+    }
+
+    return streamSSE(
+      c,
+      async (stream) => {
+        try {
+          for await (const event of caller.stream(request)) {
+            if ("call" in event) {
+              await stream.writeSSE({ event: "call", data: JSON.stringify(finish(event.call)) });
+            } else {
+              await stream.writeSSE({ event: "head", data: JSON.stringify(event) });
+            }
+          }
+        } finally {
+          release();
+        }
+      },
+      async (error, stream) => {
+        const mapped = toApiError(error);
+        const reply =
+          mapped instanceof ApiError
+            ? mapped.toJSON()
+            : { success: false, error: "internal error", code: "internal", field: null, issues: [] };
+        await stream.writeSSE({ event: "error", data: JSON.stringify(reply) });
+      },
+    );
+  });
+}

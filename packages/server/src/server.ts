@@ -1,0 +1,144 @@
+/**
+ * `createServer`: the app, its model, queue and metrics, and a listener under Bun (`Bun.serve`)
+ * or Node (`@hono/node-server`), with a graceful `close()`: stop accepting, finish the calls in
+ * flight, release the model.
+ */
+import type { AddressInfo } from "node:net";
+import { serve as serveNode } from "@hono/node-server";
+import { VERSION } from "@rtool/core";
+import type { Hono } from "hono";
+import { type AppOptions, createApp } from "./app";
+import { CallQueue } from "./batching/call-queue";
+import type { ServerDeps } from "./deps";
+import { DEFAULT_JSON_BODY_OPTIONS } from "./http/json-body";
+import { createMetrics, type ServerMetrics } from "./metrics";
+import { type LoadedModel, ModelHost, type PromptFormat } from "./model-host";
+
+/** Options of {@link createServer}. */
+export interface ServerOptions extends AppOptions {
+  /** The model, or a promise of it: the server answers 503 on call routes until it resolves. */
+  model: LoadedModel | Promise<LoadedModel>;
+  /** Name shown by `/health`; default "model". */
+  modelName?: string;
+  /** Prompt format of `/v1/function_call` and `/v1/chat/completions`; default "v1". */
+  format?: PromptFormat;
+  /** Interface to bind; default 127.0.0.1 (loopback only). */
+  hostname?: string;
+  /** Port; default 8899; 0 picks a free one. */
+  port?: number;
+  /** Calls decoded at once (they share forward passes); default 16. */
+  concurrency?: number;
+  /** Calls waiting beyond those before 429; default 64. */
+  maxWaiting?: number;
+  /** Largest request body in bytes; default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Deepest JSON nesting accepted; default 64. */
+  maxJsonDepth?: number;
+  /** Which listener `listen()` uses; default Bun's when running under Bun, else Node's. */
+  runtime?: "bun" | "node";
+}
+
+/** Where a listening server is. */
+export interface ListeningAddress {
+  hostname: string;
+  port: number;
+  /** `http://hostname:port` */
+  url: string;
+}
+
+/** A created server. */
+export interface RtoolServer {
+  readonly app: Hono;
+  readonly host: ModelHost;
+  readonly queue: CallQueue;
+  readonly metrics: ServerMetrics;
+  /** Starts listening; resolves with the bound address. */
+  listen(): Promise<ListeningAddress>;
+  /** Stops accepting connections, waits for calls in flight, releases the model. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates an rtool server.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "@rtool/server";
+ * const server = createServer({ model: loadCallers("models/rt-tiny"), modelName: "rt-tiny", port: 8899 });
+ * const { url } = await server.listen(); // http://127.0.0.1:8899
+ * process.on("SIGTERM", () => server.close().then(() => process.exit(0)));
+ * ```
+ */
+export function createServer(options: ServerOptions): RtoolServer {
+  const metrics = createMetrics();
+  const host = new ModelHost(options.modelName ?? "model", options.model);
+  metrics.setCacheStatsSource(() => host.cacheStats());
+  const queue = new CallQueue({
+    concurrency: options.concurrency ?? 16,
+    maxWaiting: options.maxWaiting ?? 64,
+    onChange: (running, waiting) => metrics.setQueue(running, waiting),
+  });
+  const deps: ServerDeps = {
+    host,
+    queue,
+    metrics,
+    limits: {
+      maxBytes: options.maxBodyBytes ?? DEFAULT_JSON_BODY_OPTIONS.maxBytes,
+      maxDepth: options.maxJsonDepth ?? DEFAULT_JSON_BODY_OPTIONS.maxDepth,
+    },
+    format: options.format ?? "v1",
+    version: VERSION,
+  };
+  const app = createApp(deps, options);
+  const hostname = options.hostname ?? "127.0.0.1";
+  const runtime = options.runtime ?? (typeof Bun !== "undefined" ? "bun" : "node");
+  const requestTimeoutS = Math.ceil((options.requestTimeoutMs ?? 30_000) / 1000);
+  let stopListening: (() => Promise<void>) | null = null;
+  let closing: Promise<void> | null = null;
+
+  const listen = async (): Promise<ListeningAddress> => {
+    if (stopListening) throw new Error("the server is already listening");
+    if (closing) throw new Error("the server was closed");
+    if (runtime === "bun") {
+      const server = Bun.serve({
+        fetch: app.fetch,
+        hostname,
+        port: options.port ?? 8899,
+        // Bun closes idle sockets after 10 s by default; a queued call may legitimately wait longer.
+        idleTimeout: Math.min(255, requestTimeoutS + 5),
+      });
+      stopListening = () => server.stop(false);
+      return address(hostname, server.port!);
+    }
+    return new Promise((resolve, reject) => {
+      const server = serveNode(
+        { fetch: app.fetch, hostname, port: options.port ?? 8899 },
+        (info: AddressInfo) => resolve(address(hostname, info.port)),
+      );
+      server.once("error", reject);
+      stopListening = () =>
+        new Promise<void>((done) => {
+          server.close(() => done());
+          // Keep-alive sockets with no request in flight would hold close() open.
+          (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        });
+    });
+  };
+
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const stopped = stopListening?.() ?? Promise.resolve();
+      await queue.close();
+      await stopped;
+      await host.dispose();
+    })();
+    return closing;
+  };
+
+  return { app, host, queue, metrics, listen, close };
+}
+
+function address(hostname: string, port: number): ListeningAddress {
+  const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+  return { hostname, port, url: `http://${shown}:${port}` };
+}
