@@ -3,6 +3,7 @@
  * test run (tools/ is no workspace package): run with `bun test tools/train`.
  */
 import { describe, expect, test } from "bun:test";
+import { RtoolTokenizer } from "../../packages/core/src/tokenizer/index.ts";
 import { exportGroup, IdCache } from "./data/export.ts";
 import { exampleGroups, generateGroups, SCENARIO_DRAWERS } from "./data/generate.ts";
 import { Phrasing } from "./data/phrasing.ts";
@@ -99,6 +100,18 @@ describe("tokenizer", () => {
     const digits = enc.getTokens().filter((t) => /\d/.test(t));
     expect(digits).toEqual(["3", "0", "0", "1", "5", "0"]);
     expect(preTokenize("12345")).toEqual(["1", "2", "3", "4", "5"]);
+  });
+
+  test("@rtool/core's own tokenizer reads the file and gives the same ids", async () => {
+    const core = new RtoolTokenizer(tokenizerJson(bpe), "tokenizer.json");
+    for (const g of train.slice(0, 8)) {
+      for (const ex of g.items.slice(0, 4)) {
+        const p = promptText(g.format, ex);
+        const text = p.prefix + p.rest;
+        const enc = await tokenizer.encode(text, null, { addSpecialTokens: false });
+        expect(core.encode(text)).toEqual(enc.getIds());
+      }
+    }
   });
 
   test("vocabulary stays within budget", () => {

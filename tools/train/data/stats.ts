@@ -36,7 +36,8 @@ export function datasetStats(groups: DatasetGroup[]): SplitStats {
       items++;
       const cell = `${it.meta.scenario}/${it.meta.lang}/${it.meta.format}`;
       byCell[cell] = (byCell[cell] ?? 0) + 1;
-      const fn = `${it.meta.scenario}.${it.meta.function}`;
+      // Synthetic tool names are random: count them as one bucket.
+      const fn = it.meta.scenario === "synthetic" ? "synthetic" : `${it.meta.scenario}.${it.meta.function}`;
       byFunction[fn] = (byFunction[fn] ?? 0) + 1;
       rest += it.rest.length;
       maxRest = Math.max(maxRest, it.rest.length);
