@@ -148,3 +148,26 @@ export {
 } from "./graph/graph-cache";
 export { UnsupportedGraphFeatureError } from "./graph/errors";
 export { ropeFrequencyDivisor } from "./graph/qwen";
+export type {
+  CallerModel,
+  CallHeads,
+  CallRequest,
+  CallResult,
+  CallStreamEvent,
+  CallTimings,
+  RealtimeCallerOptions,
+} from "./caller/realtime-caller";
+export { createRealtimeCaller, RealtimeCaller } from "./caller/realtime-caller";
+export { CallerInputError, PromptTooLongError } from "./caller/errors";
+export type { DecodeHeadsInput, DecodeHeadsResult, HeadOutcome, HeadPlan, HeadStopReason } from "./decode/multi-head";
+export { DecodeInputError, decodeHeads } from "./decode/multi-head";
+export type { HeadStops, HeadTextState, TextConstraint } from "./decode/head-text";
+export { classifyHeadText, forcedEnding } from "./decode/head-text";
+export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./decode/prefix-cache";
+export { PrefixCache } from "./decode/prefix-cache";
+export type { MaskRow } from "./decode/tree-mask";
+export { buildStepMask, causalRows } from "./decode/tree-mask";
+export type { TokenVocab } from "./decode/token-vocab";
+export { VocabIndex } from "./decode/token-vocab";
+export type { HeadScript } from "./decode/testing/forced-runtime";
+export { TeacherForcedRuntime } from "./decode/testing/forced-runtime";
