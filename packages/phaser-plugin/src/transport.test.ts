@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHttpTransport, RequestRejectedError, ServerUnavailableError } from "./transport";
+
+/**
+ * A stand-in for rtool-server's HTTP surface (fixed replies per route), to test the transport's
+ * wire format: JSON and SSE replies, error statuses, the bearer key.
+ */
+let server: ReturnType<typeof Bun.serve>;
+const seen: Array<{
+  path: string;
+  auth: string | null;
+  accept: string | null;
+  body: Record<string, unknown>;
+}> = [];
+const callReply = {
+  success: true,
+  function: "move",
+  args: { direction: "up" },
+  heads: { function: "move", arg1: "up" },
+  latency_ms: 3,
+  valid: true,
+  errors: [],
+};
+
+beforeAll(() => {
+  server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const path = new URL(request.url).pathname;
+      const body = (await request.json()) as Record<string, unknown>;
+      seen.push({
+        path,
+        auth: request.headers.get("authorization"),
+        accept: request.headers.get("accept"),
+        body,
+      });
+      const query = (body.messages as Array<{ content: string }>)[0]!.content;
+      if (query === "busy")
+        return Response.json(
+          { error: "queue full", code: "queue_full" },
+          { status: 429, headers: { "Retry-After": "2" } },
+        );
+      if (query === "loading")
+        return Response.json({ error: "loading", code: "model_loading" }, { status: 503 });
+      if (query === "bad") {
+        return Response.json(
+          { success: false, error: "tools[0]: bad", code: "unsupported_tools", field: "tools" },
+          { status: 422 },
+        );
+      }
+      if (body.stream) {
+        const events = [
+          `event: head\ndata: ${JSON.stringify({ head: "function", text: "move", done: true })}\n\n`,
+          `event: head\ndata: ${JSON.stringify({ head: "arg1", text: "up", done: true })}\n\n`,
+          `event: call\ndata: ${JSON.stringify(callReply)}\n\n`,
+        ];
+        const stream = new ReadableStream({
+          async start(controller) {
+            // Split mid-event so the client must reassemble.
+            const all = new TextEncoder().encode(events.join(""));
+            controller.enqueue(all.slice(0, 30));
+            await Bun.sleep(5);
+            controller.enqueue(all.slice(30));
+            controller.close();
+          },
+        });
+        return new Response(stream, { headers: { "Content-Type": "text/event-stream" } });
+      }
+      return Response.json(callReply);
+    },
+  });
+});
+
+afterAll(() => server.stop(true));
+
+const tools = [
+  {
+    type: "function" as const,
+    function: {
+      name: "move",
+      parameters: {
+        type: "object" as const,
+        properties: { direction: { type: "string" as const } },
+        required: ["direction"],
+      },
+    },
+  },
+];
+
+describe("createHttpTransport", () => {
+  test("posts the reference request body to /v2/function_call with the bearer key", async () => {
+    const transport = createHttpTransport({ serverUrl: `${server.url}`, apiKey: "k3y" });
+    const reply = await transport.send({
+      format: "v2",
+      query: "go up",
+      tools,
+      environment: ["pos=1,2"],
+      history: ["move(up)"],
+      system: "You pilot a ship.",
+      maxTokens: 8,
+    });
+    expect(reply).toEqual(callReply);
+    expect(seen.at(-1)).toEqual({
+      path: "/v2/function_call",
+      auth: "Bearer k3y",
+      accept: "*/*",
+      body: {
+        messages: [{ role: "user", content: "go up" }],
+        tools,
+        stream: false,
+        environment: ["pos=1,2"],
+        history: ["move(up)"],
+        system: "You pilot a ship.",
+        max_tokens: 8,
+      },
+    });
+  });
+
+  test("streams heads before the call when asked for SSE", async () => {
+    const transport = createHttpTransport({ serverUrl: server.url.href, stream: true });
+    const heads: string[] = [];
+    const reply = await transport.send(
+      { format: "v1", query: "go up", tools },
+      { onHead: (head) => heads.push(`${head.head}=${head.text}`) },
+    );
+    expect(heads).toEqual(["function=move", "arg1=up"]);
+    expect(reply.function).toBe("move");
+    expect(seen.at(-1)!.path).toBe("/v1/function_call");
+    expect(seen.at(-1)!.accept).toBe("text/event-stream");
+  });
+
+  test("429 and 503 are ServerUnavailableError (with Retry-After), 422 is RequestRejectedError", async () => {
+    const transport = createHttpTransport({ serverUrl: server.url.href });
+    const busy = await transport.send({ format: "v2", query: "busy", tools }).catch((e) => e);
+    expect(busy).toBeInstanceOf(ServerUnavailableError);
+    expect(busy).toMatchObject({ status: 429, retryAfterMs: 2000 });
+    expect(await transport.send({ format: "v2", query: "loading", tools }).catch((e) => e)).toBeInstanceOf(
+      ServerUnavailableError,
+    );
+    const bad = await transport.send({ format: "v2", query: "bad", tools }).catch((e) => e);
+    expect(bad).toBeInstanceOf(RequestRejectedError);
+    expect(bad).toMatchObject({ status: 422, code: "unsupported_tools", field: "tools" });
+  });
+
+  test("no server at all is ServerUnavailableError with no status", async () => {
+    const idle = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+    const url = idle.url.href;
+    idle.stop(true);
+    const error = await createHttpTransport({ serverUrl: url })
+      .send({ format: "v2", query: "x", tools })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(ServerUnavailableError);
+    expect(error.status).toBeNull();
+  });
+
+  test("an aborted request rejects with the AbortError, not as a server failure", async () => {
+    const controller = new AbortController();
+    const sending = createHttpTransport({ serverUrl: server.url.href }).send(
+      { format: "v2", query: "x", tools },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    const error = await sending.catch((e) => e);
+    expect(error.name).toBe("AbortError");
+  });
+});
