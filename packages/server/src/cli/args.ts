@@ -1,0 +1,180 @@
+/**
+ * `rtool-server` command-line parsing: `serve` (the default) and `pull`, every value checked
+ * here so a typo ends in a usage message (exit 2), never in a half-started server.
+ */
+import { parseArgs } from "node:util";
+import type { PromptFormat } from "../model-host";
+
+/** A command line the CLI cannot run; `option` names the flag concerned. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+  constructor(
+    readonly option: string | null,
+    message: string,
+  ) {
+    super(option ? `${option}: ${message}` : message);
+  }
+}
+
+/** Options of `rtool-server [serve]`. */
+export interface ServeArgs {
+  command: "serve";
+  /** A model directory, or "rt-tiny" for the embedded model. */
+  model: string;
+  provider: "cpu" | "cuda" | "auto";
+  quant: "none" | "int8";
+  port: number;
+  host: string;
+  threads?: number;
+  format: PromptFormat;
+  cors: string[];
+  apiKey?: string;
+  concurrency: number;
+  maxWaiting: number;
+  timeoutMs: number;
+}
+
+/** Options of `rtool-server pull REPO_ID`. */
+export interface PullArgs {
+  command: "pull";
+  repo: string;
+  dir?: string;
+  endpoint?: string;
+  revision: string;
+}
+
+export type CliArgs = ServeArgs | PullArgs | { command: "help" } | { command: "version" };
+
+/** The `--help` text. */
+export const USAGE = `rtool-server: real-time function calling over HTTP
+
+Usage:
+  rtool-server [options]                serve a model (default: the embedded rt-tiny)
+  rtool-server pull REPO_ID [--dir DIR] [--endpoint URL] [--revision REV]
+                                        download a model from the Hugging Face hub
+
+Options:
+  --model DIR|rt-tiny      model directory (config.json, model.safetensors, tokenizer.json); default rt-tiny
+  --provider cpu|cuda|auto execution provider; default cpu
+  --quant none|int8        weight quantization; default none
+  --port N                 port; default 8899 (0 picks a free one)
+  --host [ADDR]            interface to bind; default 127.0.0.1; --host alone binds 0.0.0.0
+  --threads N              ONNX Runtime intra-op threads; default the physical cores
+  --format v1|v2           prompt format of /v1/function_call and /v1/chat/completions; default v1
+  --cors ORIGIN            allow this browser origin (repeatable; "*" allows any, never with credentials)
+  --api-key KEY            require "Authorization: Bearer KEY" on all but /health (or set RTOOL_API_KEY)
+  --concurrency N          calls decoded at once, sharing forward passes; default 16
+  --max-waiting N          calls queued beyond those before 429; default 64
+  --timeout MS             request timeout; default 30000
+  -h, --help               this text
+  -v, --version            the version
+
+Routes: GET /health, POST /v1/function_call, POST /v2/function_call, POST /v1/chat/completions,
+GET /metrics, GET /openapi.json, GET /docs.
+Pull: HF_TOKEN is sent when set; --endpoint (or HF_ENDPOINT) points at a mirror.`;
+
+function oneOf<T extends string>(option: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(option, `must be one of ${allowed.join(", ")}, got "${value}"`);
+  }
+  return value as T;
+}
+
+function integer(option: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(option, `must be an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+/**
+ * Parses `argv` (without the runtime and script).
+ *
+ * @example
+ * ```ts
+ * parseCliArgs(["--model", "models/qwen", "--port", "0"]); // { command: "serve", model: "models/qwen", port: 0, ... }
+ * parseCliArgs(["pull", "org/model", "--dir", "models/x"]);  // { command: "pull", repo: "org/model", ... }
+ * ```
+ */
+export function parseCliArgs(argv: readonly string[], env: Record<string, string | undefined> = {}): CliArgs {
+  // `--host` may stand alone (bind every interface); parseArgs needs a value, so supply it.
+  const args = argv.flatMap((arg, i) =>
+    arg === "--host" && (i + 1 >= argv.length || argv[i + 1]!.startsWith("-"))
+      ? ["--host", "0.0.0.0"]
+      : [arg],
+  );
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    throw new UsageError(null, error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: "help" };
+  if (values.version) return { command: "version" };
+
+  if (positionals[0] === "pull") {
+    const repo = positionals[1];
+    if (!repo || positionals.length > 2)
+      throw new UsageError("pull", "needs exactly one REPO_ID, e.g. Qwen/Qwen3-0.6B");
+    if (!/^[\w.-]+(\/[\w.-]+)?$/.test(repo))
+      throw new UsageError("REPO_ID", `"${repo}" is not a repository id`);
+    const endpoint = values.endpoint ?? env.HF_ENDPOINT;
+    if (endpoint !== undefined && !/^https?:\/\//.test(endpoint)) {
+      throw new UsageError("--endpoint", `must be an http(s) URL, got "${endpoint}"`);
+    }
+    return { command: "pull", repo, dir: values.dir, endpoint, revision: values.revision ?? "main" };
+  }
+  if (positionals.length > 0 && positionals[0] !== "serve") {
+    throw new UsageError(null, `unknown command "${positionals[0]}"; see --help`);
+  }
+  for (const flag of ["dir", "endpoint", "revision"] as const) {
+    if (values[flag] !== undefined) throw new UsageError(`--${flag}`, "belongs to `rtool-server pull`");
+  }
+  const apiKey = values["api-key"] ?? env.RTOOL_API_KEY;
+  if (apiKey !== undefined && apiKey.length === 0) throw new UsageError("--api-key", "must not be empty");
+  return {
+    command: "serve",
+    model: values.model ?? "rt-tiny",
+    provider: oneOf("--provider", values.provider ?? "cpu", ["cpu", "cuda", "auto"] as const),
+    quant: oneOf("--quant", values.quant ?? "none", ["none", "int8"] as const),
+    port: integer("--port", values.port, 0, 65535) ?? 8899,
+    host: values.host ?? "127.0.0.1",
+    threads: integer("--threads", values.threads, 1, 1024),
+    format: oneOf("--format", values.format ?? "v1", ["v1", "v2"] as const),
+    cors: values.cors ?? [],
+    apiKey,
+    concurrency: integer("--concurrency", values.concurrency, 1, 256) ?? 16,
+    maxWaiting: integer("--max-waiting", values["max-waiting"], 0, 100_000) ?? 64,
+    timeoutMs: integer("--timeout", values.timeout, 1, 3_600_000) ?? 30_000,
+  };
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      model: { type: "string" },
+      provider: { type: "string" },
+      quant: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      threads: { type: "string" },
+      format: { type: "string" },
+      cors: { type: "string", multiple: true },
+      "api-key": { type: "string" },
+      concurrency: { type: "string" },
+      "max-waiting": { type: "string" },
+      timeout: { type: "string" },
+      dir: { type: "string" },
+      endpoint: { type: "string" },
+      revision: { type: "string" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+}
