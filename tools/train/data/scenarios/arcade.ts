@@ -24,7 +24,7 @@ const DIR_ZH: Record<string, string[]> = {
 export function drawNeonShip(ph: Phrasing): Draw {
   const r = ph.rng;
   const en = ph.lang === "en";
-  const pos = [r.int(2, 88) * 10, r.int(2, 58) * 10];
+  const pos = [r.int(1, 89) * 10 + (r.chance(0.3) ? r.int(-5, 5) : 0), r.int(1, 59) * 10];
   const alignCase = r.int(0, 2);
   const player = [r.int(2, 88) * 10 + r.int(-9, 9), r.int(2, 58) * 10 + r.int(-9, 9)];
   if (alignCase === 0) player[1] = pos[1]! + r.int(-15, 15);
@@ -33,7 +33,14 @@ export function drawNeonShip(ph: Phrasing): Draw {
   const dy = player[1]! - pos[1]!;
   const alignH = Math.abs(dy) <= 20;
   const alignV = Math.abs(dx) <= 20 && !alignH;
-  const cd = r.chance(0.75) ? 0 : r.int(1, 5);
+  const cd = r.chance(0.7) ? 0 : r.int(1, 9);
+  // Edges within one 20 px step, as the arena world reports them.
+  const walls = [
+    ...(pos[1]! - 20 < 10 ? ["up"] : []),
+    ...(pos[1]! + 20 > 590 ? ["down"] : []),
+    ...(pos[0]! - 20 < 10 ? ["left"] : []),
+    ...(pos[0]! + 20 > 890 ? ["right"] : []),
+  ];
   const env = [
     `pos=${pos.join(",")}`,
     `player=${player.join(",")}`,
@@ -41,7 +48,7 @@ export function drawNeonShip(ph: Phrasing): Draw {
     `align_h=${alignH}`,
     `align_v=${alignV}`,
     `cd=${cd}`,
-    `wall=no`,
+    `wall=${walls.length > 0 ? walls.join(",") : "no"}`,
   ];
   const history = r.sample(
     [

@@ -226,6 +226,14 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
         : r.pick(["直播刚开始，弹幕很多", "直播中，1200人在线", "商品展示环节", "问答环节", "直播快结束了"]),
     );
   if (r.chance(0.35)) env.push(`Chat: ${r.sample(en ? CHAT_EN : CHAT_ZH, r.int(1, 3)).join(" ")}`);
+  if (r.chance(0.3)) {
+    // The avatar world's own status line.
+    const emotion = r.pick(Object.keys(EMOTION));
+    const face = r.chance(0.3) ? `${emotion} face` : `${emotion} ${r.pick([0.3, 0.5, 0.6, 0.8, 1])}`;
+    const voice = r.pick(["silent", "speaking", `speaking (${r.int(1, 3)} more queued)`]);
+    const body = r.pick(["idle pose", `doing ${r.pick(Object.keys(GESTURE))}`]);
+    env.push(`Host: ${face}, ${voice}, ${body}, looking at ${r.pick(Object.keys(LOOK))}`);
+  }
   const cue = r.chance(0.6) ? (en ? "Director: " : r.pick(["导演：", "Director: "])) : "";
   const kind = r.pick(["expr", "expr", "speak", "speak", "speak", "gesture", "gesture", "look", "idle"]);
   let call: TargetCall;

@@ -42,13 +42,15 @@ const PARTS_ZH = [
   "传感器",
   "电机外壳",
   "垫片",
+  "齿轮毛坯",
   "白色杯子",
   "黑盒子",
   "零件A",
   "零件B",
+  "小部件",
 ];
 const PLACES_EN = ["tray", "bin", "conveyor", "fixture", "pallet", "box", "drop zone", "rack"];
-const PLACES_ZH = ["托盘", "料箱", "传送带", "夹具", "货架", "盒子", "放料区"];
+const PLACES_ZH = ["托盘", "料箱", "传送带", "夹具", "栈板", "盒子", "放料区", "货架"];
 
 const SPEED_EN: Record<string, string[]> = {
   slow: ["slowly", "slow", "carefully", "gently", "at slow speed", "nice and slow", "at a crawl"],
@@ -104,19 +106,28 @@ function point(ph: Phrasing): [number, number, number] {
   return [coord(ph, -800, 800), coord(ph, -800, 800), coord(ph, 0, 600)];
 }
 
+/**
+ * The arm's state line. Mostly in the simulator's English form (`Arm above the red gear,
+ * gripper open`), whatever the query's language, since worlds report state in English.
+ */
 function armState(ph: Phrasing): string {
-  const en = ph.lang === "en";
-  const holding = ph.rng.chance(0.3);
-  const [x, y, z] = point(ph);
-  const pose = ph.rng.chance(0.4)
-    ? en
-      ? "Arm at home (0,0,500)"
-      : "机械臂在原点(0,0,500)"
-    : en
-      ? `Arm at (${x},${y},${z})`
-      : `机械臂位于(${x},${y},${z})`;
-  const grip = en ? (holding ? "holding a part" : "gripper open") : holding ? "夹着零件" : "夹爪张开";
-  return `${pose}, ${grip}`;
+  const r = ph.rng;
+  const p = point(ph).join(",");
+  if (ph.lang === "zh" && r.chance(0.4)) {
+    const pose = r.chance(0.4) ? "机械臂在原点(0,0,500)" : `机械臂位于(${p})`;
+    return `${pose}，${r.chance(0.3) ? "夹着零件" : "夹爪张开"}`;
+  }
+  const part = r.pick(PARTS_EN);
+  const hand = r.pick(["gripper open", "gripper open", "gripper closed", `holding the ${part}`]);
+  const place = r.pick([
+    "at home (0,0,500)",
+    `at (${p})`,
+    `at (${p})`,
+    `above the ${r.pick(PARTS_EN)}`,
+    `above the tray (${p})`,
+    `moving to (${p}), ${r.int(1, 99)}% done`,
+  ]);
+  return `Arm ${place}, ${hand}`;
 }
 
 /** Spoken commands to the 6-axis arm: move_to, grip, release, rotate, home. */
@@ -147,19 +158,44 @@ export function drawRoboticArm(ph: Phrasing): Draw {
     if (speed) args.speed = speed;
     let query: string;
     if (kind === "move_obj") {
-      const names = r.sample(en ? PARTS_EN : PARTS_ZH, r.int(1, 3));
-      const place = r.pick(en ? PLACES_EN : PLACES_ZH);
-      const objs = names.map((n) => [n, point(ph)] as const);
-      const all = [...objs, [place, point(ph)] as const];
-      const target = r.pick(all);
-      [args.x, args.y, args.z] = target[1];
-      env.push(
-        (en ? "Part: " : "零件：") +
-          r
-            .shuffle(all)
-            .map(([n, p]) => (en ? `${n} at (${p.join(",")})` : `${n}在(${p.join(",")})`))
-            .join(en ? ", " : "，"),
+      // Names in the environment may be English while the query is Chinese (worlds report in
+      // English); the lists are index-aligned so either side names the same object.
+      const envEn = en || r.chance(0.5);
+      const picks = r.sample(
+        PARTS_EN.map((_, i) => i),
+        r.int(1, 3),
       );
+      const placeIndex = r.int(0, PLACES_EN.length - 1);
+      const place = (en ? PLACES_EN : PLACES_ZH)[placeIndex]!;
+      const objs = picks.map((i) => ({
+        said: (en ? PARTS_EN : PARTS_ZH)[i]!,
+        shown: (envEn ? PARTS_EN : PARTS_ZH)[i]!,
+        at: point(ph),
+      }));
+      const all = [
+        ...objs,
+        { said: place, shown: (envEn ? PLACES_EN : PLACES_ZH)[placeIndex]!, at: point(ph) },
+      ];
+      const chosen = r.pick(all);
+      const target = [chosen.said, chosen.at] as const;
+      [args.x, args.y, args.z] = chosen.at;
+      const entries = all.map(({ shown, at }) =>
+        envEn ? `${shown} at (${at.join(",")})` : `${shown}在(${at.join(",")})`,
+      );
+      if (envEn && r.chance(0.25)) {
+        const other = r.pick(PARTS_EN.filter((_, i) => !picks.includes(i)));
+        entries.push(
+          r.pick([
+            `${other} in the gripper`,
+            `${other} in the tray`,
+            `${other} (crushed) at (${point(ph).join(",")})`,
+          ]),
+        );
+      }
+      const ordered = r.chance(0.5)
+        ? [...r.shuffle(entries.slice(0, -1)), entries.at(-1)!]
+        : r.shuffle(entries);
+      env.push((envEn ? "Part: " : "零件：") + ordered.join(envEn ? ", " : "，"));
       const isPlace = target[0] === place;
       const t =
         isPlace && r.chance(0.5)

@@ -185,36 +185,49 @@ export function drawTowerDefense(ph: Phrasing): Draw {
     ready: r.chance(0.5),
   }));
   const env: string[] = [];
+  // State lines mostly in the simulator's English form, whatever the query's language.
+  const envEn = en || r.chance(0.6);
   if (r.chance(0.6)) {
+    const left = r.int(0, 30);
     env.push(
-      en
-        ? `Wave ${r.int(1, 20)}${r.chance(0.3) ? ", a boss is on the field" : ""}, ${r.int(0, 30)} enemies left`
-        : `第${r.int(1, 20)}波${r.chance(0.3) ? "，boss已出场" : ""}，剩余${r.int(0, 30)}个敌人`,
+      envEn
+        ? r.chance(0.15)
+          ? `Wave ${r.int(1, 20)} cleared, next wave in ${r.int(1, 30)}s`
+          : `Wave ${r.int(1, 20)}${r.chance(0.3) ? ", a boss is on the field" : ""}, ${left} ${left === 1 ? "enemy" : "enemies"} left`
+        : `第${r.int(1, 20)}波${r.chance(0.3) ? "，boss已出场" : ""}，剩余${left}个敌人`,
     );
   }
   // Sometimes the roster is missing and the name can only be copied from the order itself.
   const listed = r.chance(0.8);
-  if (listed)
-    env.push(
-      (en ? "Operators: " : "干员：") +
-        ops
-          .map((o) =>
-            en
-              ? `${o.name}(${o.pos},HP${o.hp}%,${o.ready ? "skill ready" : "skill charging"})`
-              : `${o.name}(${o.pos},HP${o.hp}%,${o.ready ? "技能就绪" : "技能充能中"})`,
-          )
-          .join(" "),
+  if (listed) {
+    const describe = (o: (typeof ops)[number]) => {
+      const skill = envEn
+        ? r.pick(o.ready ? ["skill ready"] : ["skill charging", "skill active"])
+        : o.ready
+          ? "技能就绪"
+          : "技能充能中";
+      const stance = envEn && r.chance(0.3) ? `,${r.pick(["aggressive", "defensive"])}` : "";
+      return `${o.name}(${o.pos},HP${o.hp}%,${skill}${stance})`;
+    };
+    env.push((envEn ? "Operators: " : "干员：") + ops.map(describe).join(" "));
+  }
+  if (envEn && r.chance(0.25)) {
+    const benched = r.sample(
+      NAMES_EN.filter((n) => !names.includes(n)),
+      r.int(1, 3),
     );
+    env.push(`Bench: ${benched.map((n) => `${n}(HP${r.int(1, 10) * 10}%)`).join(" ")}`);
+  }
   if (r.chance(0.4)) {
     const p = r.pick(positions);
-    env.push(en ? `Enemies massing ${p}` : `敌人在${r.pick(POS[p]!.zh)}集结`);
+    env.push(envEn ? `Enemies massing ${p}` : `敌人在${r.pick(POS[p]!.zh)}集结`);
   }
   const op = r.pick(ops);
   const said = listed ? misheard(ph, op.name) : op.name;
   if (r.chance(0.25)) {
-    const where = r.pick(en ? POS[op.pos]!.en : POS[op.pos]!.zh);
+    const where = r.pick(envEn ? POS[op.pos]!.en : POS[op.pos]!.zh);
     env.push(
-      en
+      envEn
         ? r.pick([
             `${op.name} is taking heavy damage ${where}`,
             `${op.name} is low on HP at ${where}`,
