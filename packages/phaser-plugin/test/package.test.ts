@@ -1,0 +1,41 @@
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+
+// tsc over Phaser's 150k lines of types takes a few seconds on a busy machine.
+test("the build gives an ESM bundle with phaser external, and bun pm pack ships only dist, README and package.json", async () => {
+  const build = Bun.spawnSync(["bun", "build.ts"], { cwd: root, stderr: "pipe", stdout: "pipe" });
+  expect(build.stderr.toString()).toBe("");
+  expect(build.exitCode).toBe(0);
+
+  const bundle = await Bun.file(join(root, "dist/index.js")).text();
+  expect(bundle).toMatch(/^import \w+ from "phaser";$/m);
+  expect(bundle).toContain("export {");
+  expect(bundle).not.toContain("bun:test");
+
+  const pack = Bun.spawnSync(["bun", "pm", "pack", "--dry-run"], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  expect(pack.exitCode).toBe(0);
+  const files = [...pack.stdout.toString().matchAll(/^packed \S+ (\S+)$/gm)].map((m) => m[1]!).sort();
+  expect(files).toContain("package.json");
+  expect(files).toContain("README.md");
+  expect(files).toContain("dist/index.js");
+  expect(files).toContain("dist/index.d.ts");
+  expect(files).toContain("dist/plugin.d.ts");
+  expect(files.filter((f) => /test|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
+  expect(files.every((f) => f === "package.json" || f === "README.md" || f.startsWith("dist/"))).toBe(true);
+
+  const manifest = (await Bun.file(join(root, "package.json")).json()) as {
+    dependencies?: Record<string, string>;
+    peerDependencies: Record<string, string>;
+    exports: Record<string, Record<string, string>>;
+  };
+  expect(manifest.peerDependencies.phaser).toBeDefined();
+  expect(manifest.dependencies?.phaser).toBeUndefined();
+  expect(manifest.exports["."].types).toBe("./dist/index.d.ts");
+  expect(manifest.exports["."].import).toBe("./dist/index.js");
+}, 120_000);
