@@ -2,13 +2,19 @@
  * `bun run data:tiny`: generates the rt-tiny corpus, trains its byte-level BPE tokenizer and
  * writes the pre-tokenised datasets for the Python trainer, all from one seed.
  *
- *   bun tools/train/build-data.ts [--scenarios DIR] [--out DIR] [--seed N] [--scale F] [--vocab N]
+ *   bun tools/train/build-data.ts [--scenarios DIR] [--out DIR] [--seed N] [--scale F]
+ *                                 [--tokenizer FILE | --train-tokenizer [--vocab N]]
+ *
+ * The tokenizer is the committed `tokenizer/rt-tiny-tokenizer.json` (trained by this script
+ * with `--train-tokenizer --seed 1` on the v4 corpus), so token ids stay stable while the
+ * data evolves; `--train-tokenizer` trains a fresh one on the generated corpus instead.
  *
  * Output (in `tools/train/out/` unless `--out`): tokenizer.json, tokenizer_config.json,
  * train.jsonl, heldout.jsonl, examples.jsonl (one prefix-sharing group per line), sample.txt,
  * stats.json, and READY last, once every other file is complete.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type DatasetGroup, exportGroup, IdCache } from "./data/export.ts";
 import { type ExampleGroup, exampleGroups, generateGroups } from "./data/generate.ts";
@@ -32,6 +38,7 @@ const outDir = option("out", join(import.meta.dir, "out"));
 const seed = Number(option("seed", "1"));
 const scale = Number(option("scale", "1"));
 const vocabTotal = Number(option("vocab", "8192"));
+const COMMITTED_TOKENIZER = join(import.meta.dir, "tokenizer", "rt-tiny-tokenizer.json");
 
 const scenarios = loadScenarios(scenarioDir);
 log(`${scenarios.length} scenarios: ${scenarios.map((s) => s.id).join(", ")}`);
@@ -56,26 +63,38 @@ log(
   `generated ${count(train)} train, ${count(heldout)} held-out (${count(heldoutRaw) - count(heldout)} dropped as seen), ${count(examples)} example items`,
 );
 
-const words = new WordCounter();
-for (const g of train) {
-  words.add(prefixText(g.format, g.tools, g.system));
-  for (const ex of g.items) {
-    words.add(promptText(g.format, ex).rest);
-    for (const h of targetHeads(g.tools, ex.call)) if (h.value !== null) words.add(h.value);
-  }
-}
-log(`${words.counts.size} distinct pre-tokenized words`);
-const bpe = trainBpe(words.counts, vocabTotal - SPECIAL_TOKENS.length);
-log(
-  `BPE: ${bpe.vocab.length} tokens, ${bpe.merges.length} merges, + ${SPECIAL_TOKENS.length} special = ${bpe.vocab.length + SPECIAL_TOKENS.length}`,
-);
-
 const tmp = join(outDir, ".building");
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
-const tokenizerText = JSON.stringify(tokenizerJson(bpe));
+
+// The committed tokenizer keeps token ids fixed across data revisions, so a model trained on
+// an earlier dataset still matches; `--train-tokenizer` retrains it from this corpus.
+let tokenizerText: string;
+if (process.argv.includes("--train-tokenizer")) {
+  const words = new WordCounter();
+  for (const g of train) {
+    words.add(prefixText(g.format, g.tools, g.system));
+    for (const ex of g.items) {
+      words.add(promptText(g.format, ex).rest);
+      for (const h of targetHeads(g.tools, ex.call)) if (h.value !== null) words.add(h.value);
+    }
+  }
+  log(`${words.counts.size} distinct pre-tokenized words`);
+  const bpe = trainBpe(words.counts, vocabTotal - SPECIAL_TOKENS.length);
+  log(`BPE: ${bpe.vocab.length} tokens, ${bpe.merges.length} merges, + ${SPECIAL_TOKENS.length} special`);
+  tokenizerText = JSON.stringify(tokenizerJson(bpe));
+} else {
+  const file = option("tokenizer", COMMITTED_TOKENIZER);
+  tokenizerText = readFileSync(file, "utf8");
+  log(`tokenizer: ${file}`);
+}
+const tokenizerHash = createHash("sha256").update(tokenizerText).digest("hex");
+const baseVocab = Object.keys((JSON.parse(tokenizerText) as { model: { vocab: object } }).model.vocab).length;
 writeFileSync(join(tmp, "tokenizer.json"), tokenizerText);
-writeFileSync(join(tmp, "tokenizer_config.json"), `${JSON.stringify(tokenizerConfigJson(bpe), null, 2)}\n`);
+writeFileSync(
+  join(tmp, "tokenizer_config.json"),
+  `${JSON.stringify(tokenizerConfigJson(baseVocab), null, 2)}\n`,
+);
 const ids = new IdCache(loadTokenizer(tokenizerText));
 
 async function writeSplit(
@@ -103,7 +122,8 @@ const exampleData = await writeSplit("examples", examples, 1, true);
 const stats = {
   seed,
   scale,
-  vocab_size: bpe.vocab.length + SPECIAL_TOKENS.length,
+  vocab_size: baseVocab + SPECIAL_TOKENS.length,
+  tokenizer_sha256: tokenizerHash,
   special_tokens: Object.fromEntries(SPECIAL_TOKENS.map((t) => [t, ids.single(t)])),
   train: datasetStats(trainData),
   heldout: datasetStats(heldoutData),
@@ -128,7 +148,7 @@ for (const f of [
 rmSync(tmp, { recursive: true, force: true });
 writeFileSync(
   join(outDir, "READY"),
-  `${JSON.stringify({ built: new Date().toISOString(), seed, scale, vocab_size: stats.vocab_size, train_items: stats.train.items, heldout_items: stats.heldout.items, example_items: stats.examples.items })}\n`,
+  `${JSON.stringify({ built: new Date().toISOString(), seed, scale, vocab_size: stats.vocab_size, tokenizer_sha256: tokenizerHash, train_items: stats.train.items, heldout_items: stats.heldout.items, example_items: stats.examples.items })}\n`,
 );
 console.log(formatStats(stats.train, "train"));
 console.log(formatStats(stats.heldout, "heldout"));

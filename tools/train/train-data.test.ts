@@ -3,6 +3,7 @@
  * test run (tools/ is no workspace package): run with `bun test tools/train`.
  */
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { RtoolTokenizer } from "../../packages/core/src/tokenizer/index.ts";
 import { exportGroup, IdCache } from "./data/export.ts";
 import { exampleGroups, generateGroups, SCENARIO_DRAWERS } from "./data/generate.ts";
@@ -117,6 +118,27 @@ describe("tokenizer", () => {
   test("vocabulary stays within budget", () => {
     expect(bpe.vocab.length).toBeLessThanOrEqual(1500);
     expect(new Set(bpe.vocab).size).toBe(bpe.vocab.length);
+  });
+});
+
+describe("committed rt-tiny tokenizer", () => {
+  const file = new URL("./tokenizer/rt-tiny-tokenizer.json", import.meta.url);
+  const text = readFileSync(file, "utf8");
+  const committed = loadTokenizer(text);
+
+  test("has 8192 ids, the special tokens last, and round-trips", async () => {
+    expect(committed.getVocabSize(true)).toBe(8192);
+    for (const [i, t] of SPECIAL_TOKENS.entries())
+      expect(committed.tokenToId(t)).toBe(8192 - SPECIAL_TOKENS.length + i);
+    for (const s of [
+      "Arm at home (0,0,500), gripper open\n\nGo to the red gear slowly",
+      "叫我每天早上7点起床",
+      "Ünïcödé ✓ 🚀",
+    ]) {
+      const enc = await committed.encode(s, null, { addSpecialTokens: false });
+      expect(await committed.decode(enc.getIds(), false)).toBe(s);
+      expect(new RtoolTokenizer(JSON.parse(text), "rt-tiny-tokenizer.json").encode(s)).toEqual(enc.getIds());
+    }
   });
 });
 

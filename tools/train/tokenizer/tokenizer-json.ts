@@ -56,10 +56,10 @@ export function tokenizerJson(bpe: BpeModel): Record<string, unknown> {
 }
 
 /** A Qwen-style `tokenizer_config.json` naming the chat markers, for model directories. */
-export function tokenizerConfigJson(bpe: BpeModel): Record<string, unknown> {
+export function tokenizerConfigJson(baseVocabSize: number): Record<string, unknown> {
   const added_tokens_decoder: Record<string, unknown> = {};
   SPECIAL_TOKENS.forEach((content, i) => {
-    added_tokens_decoder[String(bpe.vocab.length + i)] = {
+    added_tokens_decoder[String(baseVocabSize + i)] = {
       content,
       lstrip: false,
       normalized: false,
