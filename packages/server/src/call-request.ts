@@ -3,7 +3,7 @@
  * Tool schemas are checked here, before the model is touched, so a bad tool gets 422 even while
  * the model loads.
  */
-import { normalizeTools, ToolSchemaError, type ToolSpec } from "@rtool/core";
+import { CallerInputError, normalizeTools, ToolSchemaError, type ToolSpec } from "@rtool/core";
 import { QueueClosedError, QueueFullError } from "./batching/call-queue";
 import type { CallerRequest } from "./caller";
 import { ApiError } from "./http/api-error";
@@ -32,11 +32,18 @@ export function checkTools(tools: readonly unknown[]): ToolSpec[] {
   }
 }
 
+/** A caller request and where its fields came from in the body (for error paths). */
+export interface MappedRequest {
+  request: CallerRequest;
+  /** Body path of the query, e.g. `messages[2].content`. */
+  queryField: string;
+}
+
 /**
  * The caller request for a body: the query is the last user message, the system prompt is
  * `system` or else the first system message.
  */
-export function toCallerRequest(body: CallBody, tools: readonly ToolSpec[]): CallerRequest {
+export function toCallerRequest(body: CallBody): MappedRequest {
   let queryIndex = -1;
   body.messages.forEach((m, i) => {
     if (m.role === "user") queryIndex = i;
@@ -54,7 +61,8 @@ export function toCallerRequest(body: CallBody, tools: readonly ToolSpec[]): Cal
   const system = body.system ?? body.messages.find((m) => m.role === "system")?.content;
   const request: CallerRequest = {
     query,
-    tools,
+    // The raw tools: the caller normalises them itself (already checked by checkTools).
+    tools: body.tools,
     maxTokens: body.max_tokens,
     temperature: body.temperature,
     includeContent: body.include_content_head,
@@ -62,20 +70,29 @@ export function toCallerRequest(body: CallBody, tools: readonly ToolSpec[]): Cal
   if (body.environment) request.environment = body.environment;
   if (body.history) request.history = body.history;
   if (system !== undefined) request.system = system;
-  return request;
+  return { request, queryField: `messages[${queryIndex}].content` };
 }
 
-/** Maps errors of the queue and the caller to {@link ApiError}s; unknown errors pass through (500). */
-export function toApiError(error: unknown): unknown {
+/** Body paths of the caller's field names, for errors the caller reports. */
+const BODY_FIELDS: Record<string, string> = {
+  maxTokens: "max_tokens",
+  includeContent: "include_content_head",
+};
+
+/**
+ * Maps errors of the queue and the caller to {@link ApiError}s with body paths (`query` becomes
+ * `queryField`); unknown errors pass through (500).
+ */
+export function toApiError(error: unknown, queryField = "messages"): unknown {
   if (error instanceof ApiError) return error;
   if (error instanceof QueueFullError) return new ApiError(429, "queue_full", null, error.message);
   if (error instanceof QueueClosedError) return new ApiError(503, "shutting_down", null, error.message);
   if (error instanceof ToolSchemaError)
     return new ApiError(422, "unsupported_tools", error.path, error.reason);
-  // Core's input errors (a query longer than the context, ...) carry the field they concern.
-  if (error instanceof Error && /InputError$|FormatError$|ContextLengthError$/.test(error.name)) {
-    const field = (error as { field?: unknown; path?: unknown }).field ?? (error as { path?: unknown }).path;
-    return new ApiError(422, "invalid_request", typeof field === "string" ? field : null, error.message);
+  // Core's input errors (e.g. a prompt longer than the model's context) name the caller field.
+  if (error instanceof CallerInputError) {
+    const field = error.path === "query" ? queryField : (BODY_FIELDS[error.path] ?? error.path);
+    return new ApiError(422, "invalid_request", field, error.reason);
   }
   return error;
 }

@@ -42,7 +42,7 @@ export interface CallerResult {
 }
 
 /** A streamed event: one per finished head, then the call. */
-export type CallerEvent = { head: string; text: string; done: boolean } | { call: CallerResult };
+export type CallerEvent = { head: string; text: string | null; done: boolean } | { call: CallerResult };
 
 /** Prefix-cache counters, for `/metrics`. */
 export interface CallerCacheStats {

@@ -90,13 +90,14 @@ export function createChatCompletionsRoute(deps: ServerDeps): Hono<Env> {
     const started = performance.now();
     const body = c.get("body");
     const callBody = chatToCallBody(body);
-    const request = toCallerRequest(callBody, checkTools(callBody.tools));
+    checkTools(callBody.tools);
+    const { request, queryField } = toCallerRequest(callBody);
     const caller = deps.host.caller(deps.format);
     let result: CallerResult;
     try {
       result = await deps.queue.run(() => caller.call(request), c.get("signal"));
     } catch (error) {
-      throw toApiError(error);
+      throw toApiError(error, queryField);
     }
     deps.metrics.observeCall(
       Object.keys(result.heads).length,

@@ -12,7 +12,7 @@ import { ApiError } from "../http/api-error";
 import { type JsonBodyEnv, jsonBody } from "../http/json-body";
 import type { RequestSignalEnv } from "../middleware/request-timeout";
 import type { PromptFormat } from "../model-host";
-import { toFunctionCallReply } from "../reply";
+import { NULL_HEAD, toFunctionCallReply } from "../reply";
 import { type FunctionCallRequest, functionCallRequestSchema } from "../schemas/function-call";
 
 type Env = JsonBodyEnv<FunctionCallRequest> & RequestSignalEnv;
@@ -30,15 +30,15 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
   return new Hono<Env>().post("/", jsonBody(functionCallRequestSchema, deps.limits), async (c) => {
     const started = performance.now();
     const body = c.get("body");
-    const tools = checkTools(body.tools);
-    const request = toCallerRequest(body, tools);
+    checkTools(body.tools);
+    const { request, queryField } = toCallerRequest(body);
     const caller = deps.host.caller(format);
     const signal = c.get("signal");
     let release: () => void;
     try {
       release = await deps.queue.acquire(signal);
     } catch (error) {
-      throw toApiError(error);
+      throw toApiError(error, queryField);
     }
     const queueMs = performance.now() - started;
     const finish = (result: CallerResult) => {
@@ -54,7 +54,7 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
       try {
         return c.json(finish(await caller.call(request)));
       } catch (error) {
-        throw toApiError(error);
+        throw toApiError(error, queryField);
       } finally {
         release();
       }
@@ -68,7 +68,8 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
             if ("call" in event) {
               await stream.writeSSE({ event: "call", data: JSON.stringify(finish(event.call)) });
             } else {
-              await stream.writeSSE({ event: "head", data: JSON.stringify(event) });
+              const head = { head: event.head, text: event.text ?? NULL_HEAD, done: event.done };
+              await stream.writeSSE({ event: "head", data: JSON.stringify(head) });
             }
           }
         } finally {
@@ -76,7 +77,7 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
         }
       },
       async (error, stream) => {
-        const mapped = toApiError(error);
+        const mapped = toApiError(error, queryField);
         const reply =
           mapped instanceof ApiError
             ? mapped.toJSON()

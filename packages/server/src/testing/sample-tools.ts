@@ -45,3 +45,27 @@ export function sampleBody(query = "move to x 300 y 150 z 50 slowly"): Record<st
     history: ["home()"],
   };
 }
+
+/**
+ * Tools small enough for the fixture models (byte-level vocabularies, 512-token context): the
+ * v1 prompt with these stays under ~480 tokens.
+ */
+export const FIXTURE_TOOLS = [
+  {
+    type: "function",
+    function: {
+      name: "move",
+      parameters: {
+        type: "object",
+        properties: { dir: { type: "string", enum: ["up", "down"] }, n: { type: "integer" } },
+        required: ["dir"],
+      },
+    },
+  },
+  { type: "function", function: { name: "stop" } },
+];
+
+/** A fixture-sized request body. */
+export function fixtureBody(query = "go up 2", extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { messages: [{ role: "user", content: query }], tools: FIXTURE_TOOLS, max_tokens: 6, ...extra };
+}

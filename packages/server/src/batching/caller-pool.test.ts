@@ -1,0 +1,39 @@
+import { describe, expect, test } from "bun:test";
+import { ROBOT_TOOLS } from "../testing/sample-tools";
+import { createScriptedCaller } from "../testing/scripted-caller";
+import { CallerPool } from "./caller-pool";
+
+const request = (query: string, system?: string) => ({ query, tools: ROBOT_TOOLS, system });
+
+describe("CallerPool", () => {
+  test("concurrent calls go to different lanes", async () => {
+    const lanes = [0, 1, 2].map(() => createScriptedCaller({ delayMs: 20 }));
+    const pool = new CallerPool(lanes);
+    await Promise.all(["a", "b", "c"].map((q) => pool.call(request(q))));
+    expect(lanes.map((l) => l.calls)).toEqual([1, 1, 1]);
+    expect(pool.load).toEqual([0, 0, 0]);
+  });
+
+  test("an idle pool sends a prompt back to the lane that served it", async () => {
+    const lanes = [0, 1].map(() => createScriptedCaller());
+    const pool = new CallerPool(lanes);
+    await Promise.all([pool.call(request("x", "A")), pool.call(request("y", "B"))]);
+    await pool.call(request("z", "B"));
+    await pool.call(request("w", "B"));
+    expect(lanes.map((l) => l.calls)).toEqual([1, 3]);
+  });
+
+  test("streams hold their lane until they end; cache counters are summed", async () => {
+    const lanes = [0, 1].map(() => createScriptedCaller());
+    const pool = new CallerPool(lanes);
+    const events = [];
+    for await (const event of pool.stream(request("grip"))) {
+      expect(pool.load).toEqual([1, 0]);
+      events.push(event);
+    }
+    expect(events.at(-1)).toHaveProperty("call");
+    expect(pool.load).toEqual([0, 0]);
+    await pool.call(request("a"));
+    expect(pool.cacheStats().hits).toBe(1);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Several callers over one model, used as one. A core caller runs its calls one at a time (they
+ * share its prefix cache), so concurrency needs several: each lane is a caller over the same
+ * {@link BatchedRuntime}, concurrent calls go to different lanes, and their forward passes merge.
+ * A call prefers the lane that last served the same system prompt and tools, whose prefix cache
+ * already holds them.
+ */
+import type { Caller, CallerCacheStats, CallerEvent, CallerRequest, CallerResult } from "../caller";
+
+/**
+ * A {@link Caller} that spreads calls over lanes.
+ *
+ * @example
+ * ```ts
+ * const pool = new CallerPool(await Promise.all(
+ *   Array.from({ length: 8 }, () => createRealtimeCaller({ runtime: batched, tokenizer }, { format: "v2" })),
+ * ));
+ * await Promise.all(requests.map((r) => pool.call(r))); // up to 8 decode together
+ * ```
+ */
+export class CallerPool implements Caller {
+  private readonly busy: number[];
+  private readonly affinity = new Map<string, number>();
+
+  constructor(readonly lanes: readonly Caller[]) {
+    if (lanes.length === 0) throw new RangeError("CallerPool needs at least one lane");
+    this.busy = lanes.map(() => 0);
+  }
+
+  async call(request: CallerRequest): Promise<CallerResult> {
+    const lane = this.take(request);
+    try {
+      return await this.lanes[lane]!.call(request);
+    } finally {
+      this.busy[lane]!--;
+    }
+  }
+
+  async *stream(request: CallerRequest): AsyncIterable<CallerEvent> {
+    const lane = this.take(request);
+    try {
+      yield* this.lanes[lane]!.stream(request);
+    } finally {
+      this.busy[lane]!--;
+    }
+  }
+
+  /** The lanes' prefix-cache counters, summed. */
+  cacheStats(): CallerCacheStats {
+    const sum = { hits: 0, misses: 0, evictions: 0, cachedTokens: 0, bytes: 0 };
+    for (const lane of this.lanes) {
+      const s = lane.cacheStats?.();
+      if (!s) continue;
+      sum.hits += s.hits;
+      sum.misses += s.misses;
+      sum.evictions += s.evictions ?? 0;
+      sum.cachedTokens += s.cachedTokens ?? 0;
+      sum.bytes += s.bytes ?? 0;
+    }
+    return sum;
+  }
+
+  /** Calls running per lane. */
+  get load(): readonly number[] {
+    return this.busy;
+  }
+
+  private take(request: CallerRequest): number {
+    const key = prefixKey(request);
+    const preferred = this.affinity.get(key);
+    let lane = 0;
+    if (preferred !== undefined && this.busy[preferred] === 0) lane = preferred;
+    else for (let i = 1; i < this.busy.length; i++) if (this.busy[i]! < this.busy[lane]!) lane = i;
+    this.busy[lane]!++;
+    this.affinity.set(key, lane);
+    return lane;
+  }
+}
+
+/** What the system turn (the cacheable prefix) depends on. */
+function prefixKey(request: CallerRequest): string {
+  const tools = request.tools.map((t) =>
+    typeof t === "object" && t !== null && "original" in t ? (t as { original: unknown }).original : t,
+  );
+  return `${request.system ?? ""}\u0000${JSON.stringify(tools)}`;
+}

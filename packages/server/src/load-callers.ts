@@ -1,0 +1,72 @@
+/**
+ * From a model directory to what the server serves: `loadModel`, a {@link BatchedRuntime} over
+ * its runtime, and for each prompt format a {@link CallerPool} of real-time callers (lanes) on it.
+ */
+import { createRealtimeCaller, type LoadProgress, loadModel, type RealtimeCaller } from "@rtool/core";
+import { BatchedRuntime } from "./batching/batched-runtime";
+import { CallerPool } from "./batching/caller-pool";
+import type { LoadedModel, PromptFormat } from "./model-host";
+
+/** Options of {@link loadCallers}. */
+export interface LoadCallersOptions {
+  provider?: "cpu" | "cuda" | "auto";
+  threads?: number;
+  /** Keep the built graph in the on-disk cache; default true. */
+  cache?: boolean;
+  /** Callers per format, i.e. calls decoded at once; default 16 (match the server's concurrency). */
+  lanes?: number;
+  /** Prefix-cache bytes per format, split over its lanes; default 256 MiB. */
+  prefixCacheBytes?: number;
+  /** Loading stages, for a progress display. */
+  onProgress?: (progress: LoadProgress) => void;
+  onWarning?: (message: string) => void;
+  /** Told after every forward pass: calls' steps merged, rows computed. */
+  onPass?: (requests: number, rows: number) => void;
+}
+
+/** A loaded model with its batching runtime (for metrics and benchmarks). */
+export interface LoadedCallers extends LoadedModel {
+  runtime: BatchedRuntime;
+  pools: Record<PromptFormat, CallerPool>;
+}
+
+/**
+ * Loads a model directory for serving.
+ *
+ * @example
+ * ```ts
+ * const server = createServer({ model: loadCallers("models/rt-tiny", { lanes: 16 }), modelName: "rt-tiny" });
+ * ```
+ */
+export async function loadCallers(dir: string, options: LoadCallersOptions = {}): Promise<LoadedCallers> {
+  const model = await loadModel(dir, {
+    provider: options.provider,
+    threads: options.threads,
+    cache: options.cache,
+    onProgress: options.onProgress,
+    onWarning: options.onWarning,
+  });
+  const runtime = new BatchedRuntime(model.runtime, { onPass: options.onPass });
+  const lanes = options.lanes ?? 16;
+  const cacheBytes = options.prefixCacheBytes ?? 256 * 1024 * 1024;
+  const pool = async (format: PromptFormat) => {
+    const callers: RealtimeCaller[] = [];
+    for (let i = 0; i < lanes; i++) {
+      callers.push(
+        await createRealtimeCaller(
+          { runtime, tokenizer: model.tokenizer },
+          { format, prefixCacheBytes: Math.floor(cacheBytes / lanes) },
+        ),
+      );
+    }
+    return new CallerPool(callers);
+  };
+  const pools = { v1: await pool("v1"), v2: await pool("v2") };
+  return {
+    callers: pools,
+    pools,
+    runtime,
+    provider: runtime.provider,
+    dispose: () => model.dispose(),
+  };
+}
