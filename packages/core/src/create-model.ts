@@ -9,6 +9,7 @@ import { buildQwenGraph, type LinearHook, type WeightProvider } from "./graph/qw
 import { saveModel } from "./graph/save-model";
 import { Model, type TextTokenizer } from "./model";
 import type { QwenConfig } from "./model/types";
+import { type QuantMode, quantizeOnLoadLinear } from "./quant/select";
 import { OrtDecoderRuntime } from "./runtime/ort-runtime";
 import { createSession, type ProviderRequest } from "./runtime/session";
 
@@ -34,7 +35,12 @@ export interface LoadModelOptions {
   threads?: number;
   /** Keep built graphs on disk (`$RTOOL_CACHE_DIR` or `~/.cache/rtool/graphs`); default true. */
   cache?: boolean;
-  /** Emits linear layers (quantized builds); default float32. */
+  /**
+   * Quantize float weights on load: "int8" or "int4" (MatMulNBits blocks); default "none".
+   * AWQ checkpoints are detected from config.json and need no option.
+   */
+  quant?: QuantMode;
+  /** Emits linear layers (custom quantized builds); overrides `quant`; default float32. */
   linear?: LinearHook;
   /** Distinguishes cache entries of graphs built differently from the same weights (e.g. "int8"). */
   cacheVariant?: string;
@@ -87,7 +93,8 @@ export async function createModelFromWeights<T extends TextTokenizer | undefined
   tokenizer?: T,
   options: LoadModelOptions = {},
 ): Promise<Model<T>> {
-  const graph = buildQwenGraph(config, weights, { linear: options.linear });
+  const linear = options.linear ?? quantizeOnLoadLinear(options.quant);
+  const graph = buildQwenGraph(config, weights, { linear });
   const runtime = await runtimeForGraph(config, graph, options);
   return new Model(runtime, tokenizer as T);
 }

@@ -3,9 +3,127 @@
  * command into a validated function call by multi-head parallel decoding.
  * @packageDocumentation
  */
-export { VERSION } from "./version";
+
+export { CallerInputError, PromptTooLongError } from "./caller/errors";
+export type {
+  CallerModel,
+  CallHeads,
+  CallRequest,
+  CallResult,
+  CallStreamEvent,
+  CallTimings,
+  RealtimeCallerOptions,
+} from "./caller/realtime-caller";
+export { createRealtimeCaller, RealtimeCaller } from "./caller/realtime-caller";
+export type { ParsedValue } from "./calls/head-value";
+export {
+  enumText,
+  foldCase,
+  headValueText,
+  INTEGER_PATTERN,
+  NUMBER_PATTERN,
+  parseParameterValue,
+  stripTokenizerSpace,
+} from "./calls/head-value";
+export type { HistoryCall } from "./calls/history";
+export { formatCallForHistory } from "./calls/history";
+export type { CallIssue, HeadTexts, MappedCall } from "./calls/map-heads";
+export { mapHeadsToCall } from "./calls/map-heads";
+export type { LoadProgress } from "./create-model";
+export { createModelFromWeights, type LoadModelOptions } from "./create-model";
+export type { HeadConstraintOptions, HeadConstraints } from "./decode/constraints/build";
+export { buildHeadConstraints, parameterConstraint } from "./decode/constraints/build";
+export type { Choice } from "./decode/constraints/choice";
+export {
+  booleanConstraint,
+  choiceGrammar,
+  enumConstraint,
+  functionNameConstraint,
+} from "./decode/constraints/choice";
+export { freeTextConstraint, nullOnlyConstraint } from "./decode/constraints/free-text";
+export { integerConstraint, numberConstraint } from "./decode/constraints/numeric";
+export type { ConstraintKind, HeadConstraint } from "./decode/constraints/types";
+export { unionConstraint } from "./decode/constraints/union";
+export type { ValueGrammar } from "./decode/constraints/value-grammar";
+export { spacedConstraint } from "./decode/constraints/value-grammar";
+export type { HeadStops, HeadTextState, TextConstraint } from "./decode/head-text";
+export { classifyHeadText, forcedEnding } from "./decode/head-text";
+export type {
+  DecodeHeadsInput,
+  DecodeHeadsResult,
+  HeadOutcome,
+  HeadPlan,
+  HeadStopReason,
+} from "./decode/multi-head";
+export { DecodeInputError, decodeHeads } from "./decode/multi-head";
+export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./decode/prefix-cache";
+export { PrefixCache } from "./decode/prefix-cache";
+export type { HeadScript } from "./decode/testing/forced-runtime";
+export { TeacherForcedRuntime } from "./decode/testing/forced-runtime";
+export type { TokenVocab } from "./decode/token-vocab";
+export { VocabIndex } from "./decode/token-vocab";
+export type { MaskRow } from "./decode/tree-mask";
+export { buildStepMask, causalRows } from "./decode/tree-mask";
+export { UnsupportedGraphFeatureError } from "./graph/errors";
+export {
+  CACHED_MODEL_FILE,
+  cachedGraphPath,
+  findCachedGraph,
+  graphCacheKey,
+  graphCacheRoot,
+} from "./graph/graph-cache";
+export {
+  type AttributeValue,
+  type Dim,
+  type ElemType,
+  GraphBuilder,
+  type Initializer,
+} from "./graph/onnx-builder";
+export type { QwenGraphOptions, WeightProvider, WeightTensor } from "./graph/qwen";
+export {
+  buildQwenGraph,
+  float32Linear,
+  type LinearHook,
+  type LinearSpec,
+  QWEN_GRAPH_VERSION,
+  QWEN_IO,
+  ropeFrequencyDivisor,
+} from "./graph/qwen";
+export { qwenTensorShapes, randomQwenWeights } from "./graph/random-weights";
+export { type SavedModel, saveModel } from "./graph/save-model";
+export { loadModel } from "./load-model";
+export { type GenerateOptions, Model, type TextTokenizer } from "./model";
+export {
+  type GenerationConfig,
+  parseGenerationConfig,
+  parseQwenConfig,
+  readGenerationConfig,
+  readQwenConfig,
+} from "./model/config";
+export {
+  ConfigError,
+  ModelLoadError,
+  SafetensorsError,
+  TensorDtypeError,
+  TensorMissingError,
+  TensorShapeError,
+  TokenizerError,
+  UnsupportedArchitectureError,
+} from "./model/errors";
+export { bfloat16ToFloat32, halfToFloat32 } from "./model/half-float";
+export {
+  type CheckQwenWeightsOptions,
+  checkQwenWeights,
+  type ExpectedTensor,
+  expectedQwenTensors,
+  type LinearTensorCheck,
+  type QwenTensorRole,
+} from "./model/qwen-weights";
+export { type RandomCheckpointOptions, writeRandomQwenCheckpoint } from "./model/random-checkpoint";
+export { SafetensorsFile, type SafetensorsHeader, type StoredTensor } from "./model/safetensors";
+export { type TensorToWrite, writeSafetensors } from "./model/safetensors-writer";
 export type { QwenArchitecture, QwenConfig, SafetensorsDtype, TensorInfo, WeightSource } from "./model/types";
-export type { DecoderRuntime, KvState, StepInput, StepOutput } from "./runtime/types";
+export { openWeights, type ShardedTensor, ShardedWeights } from "./model/weights";
 export { buildPrompt, PromptFormatError, systemPrefix } from "./prompt/build";
 export type { HeadName } from "./prompt/heads";
 export {
@@ -37,68 +155,40 @@ export {
 } from "./prompt/tools";
 export { buildPromptV1, systemPrefixV1, V1_HEADS_DESCRIPTION } from "./prompt/v1";
 export { buildPromptV2, systemPrefixV2, V2_DEFAULT_SYSTEM } from "./prompt/v2";
-export type { ParsedValue } from "./calls/head-value";
 export {
-  enumText,
-  foldCase,
-  headValueText,
-  INTEGER_PATTERN,
-  NUMBER_PATTERN,
-  parseParameterValue,
-  stripTokenizerSpace,
-} from "./calls/head-value";
-export type { HistoryCall } from "./calls/history";
-export { formatCallForHistory } from "./calls/history";
-export type { CallIssue, HeadTexts, MappedCall } from "./calls/map-heads";
-export { mapHeadsToCall } from "./calls/map-heads";
+  AWQ_ORDER,
+  type AwqConfig,
+  awqLinear,
+  awqToMatMulNBits,
+  checkAwqLinear,
+  parseAwqConfig,
+  readAwqLinear,
+} from "./quant/awq";
+export { QuantizedLayoutError, SUPPORTED_QUANTIZATION, UnsupportedQuantizationError } from "./quant/errors";
+export { INT4_BLOCK_SIZE, int4Linear } from "./quant/int4";
+export { INT8_BLOCK_SIZE, int8Linear } from "./quant/int8";
 export {
-  ConfigError,
-  ModelLoadError,
-  SafetensorsError,
-  TensorDtypeError,
-  TensorMissingError,
-  TensorShapeError,
-  TokenizerError,
-  UnsupportedArchitectureError,
-} from "./model/errors";
+  allocateMatMulNBits,
+  blockCount,
+  dequantizeMatMulNBits,
+  type EmitMatMulNBitsOptions,
+  emitMatMulNBits,
+  type MatMulNBitsWeight,
+  matMulNBitsBytes,
+  type NBits,
+} from "./quant/matmul-nbits";
 export {
-  type GenerationConfig,
-  parseGenerationConfig,
-  parseQwenConfig,
-  readGenerationConfig,
-  readQwenConfig,
-} from "./model/config";
-export { bfloat16ToFloat32, halfToFloat32 } from "./model/half-float";
-export { SafetensorsFile, type SafetensorsHeader, type StoredTensor } from "./model/safetensors";
-export { type TensorToWrite, writeSafetensors } from "./model/safetensors-writer";
-export { openWeights, type ShardedTensor, ShardedWeights } from "./model/weights";
+  quantizeRoundToNearest,
+  type RoundToNearestOptions,
+  roundToNearestLinear,
+} from "./quant/round-to-nearest";
 export {
-  type CheckQwenWeightsOptions,
-  checkQwenWeights,
-  type ExpectedTensor,
-  expectedQwenTensors,
-  type LinearTensorCheck,
-  type QwenTensorRole,
-} from "./model/qwen-weights";
-export { type RandomCheckpointOptions, writeRandomQwenCheckpoint } from "./model/random-checkpoint";
-export {
-  type AttributeValue,
-  type Dim,
-  type ElemType,
-  GraphBuilder,
-  type Initializer,
-} from "./graph/onnx-builder";
-export type { QwenGraphOptions, WeightProvider, WeightTensor } from "./graph/qwen";
-export {
-  buildQwenGraph,
-  float32Linear,
-  type LinearHook,
-  type LinearSpec,
-  QWEN_GRAPH_VERSION,
-  QWEN_IO,
-} from "./graph/qwen";
-export { qwenTensorShapes, randomQwenWeights } from "./graph/random-weights";
-export { type SavedModel, saveModel } from "./graph/save-model";
+  planQuantization,
+  QUANT_MODES,
+  type QuantizationPlan,
+  type QuantMode,
+  quantizeOnLoadLinear,
+} from "./quant/select";
 export { physicalCoreCount } from "./runtime/cpu-cores";
 export {
   CUDA_INSTALL_HINT,
@@ -112,22 +202,12 @@ export { causalMask, emptyKvState, type KvShape, kvStateBytes, sliceKvState } fr
 export { OrtDecoderRuntime } from "./runtime/ort-runtime";
 export {
   type CreatedSession,
+  checkProviderRequest,
   createSession,
   type ProviderRequest,
   type SessionOptions,
 } from "./runtime/session";
-export { type GenerateOptions, Model, type TextTokenizer } from "./model";
-export { createModelFromWeights, type LoadModelOptions } from "./create-model";
-export type { HeadConstraintOptions, HeadConstraints } from "./decode/constraints/build";
-export { buildHeadConstraints, parameterConstraint } from "./decode/constraints/build";
-export type { Choice } from "./decode/constraints/choice";
-export { booleanConstraint, choiceGrammar, enumConstraint, functionNameConstraint } from "./decode/constraints/choice";
-export { freeTextConstraint, nullOnlyConstraint } from "./decode/constraints/free-text";
-export { integerConstraint, numberConstraint } from "./decode/constraints/numeric";
-export type { ConstraintKind, HeadConstraint } from "./decode/constraints/types";
-export { unionConstraint } from "./decode/constraints/union";
-export type { ValueGrammar } from "./decode/constraints/value-grammar";
-export { spacedConstraint } from "./decode/constraints/value-grammar";
+export type { DecoderRuntime, KvState, StepInput, StepOutput } from "./runtime/types";
 export {
   type AddedToken,
   type DecodeOptions,
@@ -136,38 +216,4 @@ export {
   RtoolTokenizer,
   readTokenizerFile,
 } from "./tokenizer";
-export { loadModel } from "./load-model";
-export type { LoadProgress } from "./create-model";
-export { checkProviderRequest } from "./runtime/session";
-export {
-  CACHED_MODEL_FILE,
-  cachedGraphPath,
-  findCachedGraph,
-  graphCacheKey,
-  graphCacheRoot,
-} from "./graph/graph-cache";
-export { UnsupportedGraphFeatureError } from "./graph/errors";
-export { ropeFrequencyDivisor } from "./graph/qwen";
-export type {
-  CallerModel,
-  CallHeads,
-  CallRequest,
-  CallResult,
-  CallStreamEvent,
-  CallTimings,
-  RealtimeCallerOptions,
-} from "./caller/realtime-caller";
-export { createRealtimeCaller, RealtimeCaller } from "./caller/realtime-caller";
-export { CallerInputError, PromptTooLongError } from "./caller/errors";
-export type { DecodeHeadsInput, DecodeHeadsResult, HeadOutcome, HeadPlan, HeadStopReason } from "./decode/multi-head";
-export { DecodeInputError, decodeHeads } from "./decode/multi-head";
-export type { HeadStops, HeadTextState, TextConstraint } from "./decode/head-text";
-export { classifyHeadText, forcedEnding } from "./decode/head-text";
-export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./decode/prefix-cache";
-export { PrefixCache } from "./decode/prefix-cache";
-export type { MaskRow } from "./decode/tree-mask";
-export { buildStepMask, causalRows } from "./decode/tree-mask";
-export type { TokenVocab } from "./decode/token-vocab";
-export { VocabIndex } from "./decode/token-vocab";
-export type { HeadScript } from "./decode/testing/forced-runtime";
-export { TeacherForcedRuntime } from "./decode/testing/forced-runtime";
+export { VERSION } from "./version";

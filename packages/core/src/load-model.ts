@@ -12,6 +12,7 @@ import { readQwenConfig } from "./model/config";
 import { checkQwenWeights } from "./model/qwen-weights";
 import type { QwenConfig, WeightSource } from "./model/types";
 import { openWeights } from "./model/weights";
+import { planQuantization, type QuantizationPlan } from "./quant/select";
 import { OrtDecoderRuntime } from "./runtime/ort-runtime";
 import { checkProviderRequest, createSession } from "./runtime/session";
 import { loadTokenizer, type RtoolTokenizer } from "./tokenizer";
@@ -20,12 +21,18 @@ function weightProviderOf(source: WeightSource): WeightProvider {
   return (name) => ({ data: source.readFloat32(name), shape: [...(source.tensors.get(name)?.shape ?? [])] });
 }
 
-function buildFromDir(dir: string, config: QwenConfig, options: LoadModelOptions): GraphBuilder {
+function buildFromDir(
+  dir: string,
+  config: QwenConfig,
+  options: LoadModelOptions,
+  quant: QuantizationPlan,
+): GraphBuilder {
   const source = openWeights(dir);
   try {
-    checkQwenWeights(config, source);
+    checkQwenWeights(config, source, { checkLinear: quant.checkLinear });
     options.onProgress?.({ stage: "build-graph", dir });
-    return buildQwenGraph(config, weightProviderOf(source), { linear: options.linear });
+    const linear = options.linear ?? quant.linearFor(source);
+    return buildQwenGraph(config, weightProviderOf(source), { linear });
   } finally {
     source.close();
   }
@@ -48,14 +55,17 @@ function buildFromDir(dir: string, config: QwenConfig, options: LoadModelOptions
 export async function loadModel(dir: string, options: LoadModelOptions = {}): Promise<Model<RtoolTokenizer>> {
   checkProviderRequest(options.provider);
   const config = readQwenConfig(dir);
+  // AWQ from config.json, or quantize on load; other layouts are refused before any weight is read
+  const quant = planQuantization(config, options.quant, join(dir, "config.json"));
   const tokenizer = loadTokenizer(dir);
   if (options.cache ?? true) {
-    const key = graphCacheKey(dir, options.cacheVariant ?? (options.linear ? "custom-linear" : "fp32"));
+    const variant = options.cacheVariant ?? (options.linear ? "custom-linear" : quant.cacheVariant);
+    const key = graphCacheKey(dir, variant);
     let path = findCachedGraph(key);
     if (path) {
       options.onProgress?.({ stage: "graph-cache-hit", dir, path });
     } else {
-      const graph = buildFromDir(dir, config, options);
+      const graph = buildFromDir(dir, config, options, quant);
       path = storeCachedGraph(key, (staging) => {
         options.onProgress?.({ stage: "write-graph", dir, path: staging });
         saveModel(graph, join(staging, "model.onnx"));
@@ -69,7 +79,7 @@ export async function loadModel(dir: string, options: LoadModelOptions = {}): Pr
     });
     return new Model(new OrtDecoderRuntime(config, session, provider), tokenizer);
   }
-  const graph = buildFromDir(dir, config, options);
+  const graph = buildFromDir(dir, config, options, quant);
   options.onProgress?.({ stage: "create-session", dir });
   return new Model(await runtimeForGraph(config, graph, options), tokenizer);
 }
