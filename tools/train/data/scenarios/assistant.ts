@@ -165,12 +165,21 @@ function spokenDate(ph: Phrasing): [string, string] {
   return [ph.rng.pick([iso, `${MONTHS[m - 1]} ${d}, ${y}`, `${d} ${MONTHS[m - 1]} ${y}`, iso]), iso];
 }
 
+/** `YYYY-MM-DD` plus `days`, in UTC so no time zone moves the date. */
+function addDays(iso: string, days: number): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
 /** A spoken time with the 24-hour HH:MM it means. */
 function spokenTime(ph: Phrasing): [string, string] {
   const r = ph.rng;
-  const h = r.int(0, 23);
+  const h = r.chance(0.08) ? r.pick([0, 12]) : r.int(0, 23);
   const m = r.pick([0, 0, 0, 15, 30, 45, 5, 10, 20, 40, 50]);
   const hhmm = `${pad(h)}:${pad(m)}`;
+  if (ph.lang === "en" && m === 0 && (h === 0 || h === 12) && r.chance(0.6))
+    return [h === 0 ? "midnight" : "noon", hhmm];
   if (ph.lang === "zh") {
     const part = h < 6 ? "凌晨" : h < 12 ? "早上" : h < 13 ? "中午" : h < 18 ? "下午" : "晚上";
     const h12 = h > 12 ? h - 12 : h;
@@ -193,11 +202,8 @@ export function drawAssistant(ph: Phrasing): Draw {
   const kind = r.pick(["weather", "weather", "alarm", "alarm", "event", "event", "calc", "calc"]);
   let call: TargetCall;
   let query: string;
-  const context = r.chance(0.35)
-    ? en
-      ? `Today is ${isoDate(ph)[0]}.\n\n`
-      : `今天是${isoDate(ph)[0]}。\n\n`
-    : "";
+  const today = isoDate(ph)[0];
+  let context = r.chance(0.35) ? (en ? `Today is ${today}.\n\n` : `今天是${today}。\n\n`) : "";
   if (kind === "weather") {
     const city = r.pick(en ? CITIES_EN : CITIES_ZH);
     const when = r.pick(["none", "none", "today", "tomorrow", "date"]);
@@ -278,7 +284,14 @@ export function drawAssistant(ph: Phrasing): Draw {
     call = { function: "set_alarm", args: rep === "none" ? { time: hhmm } : { time: hhmm, repeat: rep } };
   } else if (kind === "event") {
     const title = eventTitle(ph);
-    const [said, iso] = spokenDate(ph);
+    let [said, iso] = spokenDate(ph);
+    if (r.chance(0.3)) {
+      // Relative days need today's date, which the query then carries.
+      const ahead = r.pick([0, 1, 1, 2]);
+      context = en ? `Today is ${today}.\n\n` : `今天是${today}。\n\n`;
+      said = en ? ["today", "tomorrow", "the day after tomorrow"][ahead]! : ["今天", "明天", "后天"][ahead]!;
+      iso = addDays(today, ahead);
+    }
     const withTime = r.chance(0.5);
     const [tSaid, hhmm] = spokenTime(ph);
     const at = withTime ? (en ? ` at ${tSaid}` : /\d$/.test(said) ? ` ${tSaid}` : tSaid) : "";
@@ -300,7 +313,9 @@ export function drawAssistant(ph: Phrasing): Draw {
           "{d}{at}有{e}，记一下",
           "在{d}{at}添加{e}",
         ]);
-    query = ph.say(t, {}, { e: title, d: said, at });
+    query = ph
+      .say(t, {}, { e: title, d: said, at })
+      .replace(/\b(on|for) (today|tomorrow|the day after)/g, "$2");
     call = {
       function: "add_event",
       args: withTime ? { title, date: iso, time: hhmm } : { title, date: iso },

@@ -253,7 +253,8 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
             "set expression {e} to {n}",
           ])
         : ph.choose(["表情{e}，强度{n}", "做一个{e}的表情，强度{n}", "{e}，程度{n}", "显示{e}表情，{n}"]);
-      query = ph.say(t, { e: word }, { n: String(intensity) });
+      const shown = r.chance(0.3) ? `${Math.round(intensity * 100)}%` : String(intensity);
+      query = ph.say(t, { e: word }, { n: shown });
     } else {
       const level = r.pick(LEVEL);
       intensity = level.value;
