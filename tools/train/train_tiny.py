@@ -37,26 +37,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--data", default=os.path.join(HERE, "out"))
     p.add_argument("--out", default=os.path.join(HERE, "out", "run"))
     p.add_argument("--seed", type=int, default=1234)
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=1, help="1 beats 2 when the cores are shared (measured)")
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--intermediate", type=int, default=768)
-    p.add_argument("--layers", type=int, default=6)
+    p.add_argument("--layers", type=int, default=4)
     p.add_argument("--heads", type=int, default=4)
     p.add_argument("--kv-heads", type=int, default=2)
     p.add_argument("--head-dim", type=int, default=64)
     p.add_argument("--rope-theta", type=float, default=10000.0)
-    p.add_argument("--steps", type=int, default=3000)
-    p.add_argument("--warmup", type=int, default=100)
-    p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--steps", type=int, default=1500)
+    p.add_argument("--warmup", type=int, default=50)
+    p.add_argument("--lr", type=float, default=1.5e-3)
     p.add_argument("--min-lr-ratio", type=float, default=0.05)
     p.add_argument("--weight-decay", type=float, default=0.05)
     p.add_argument("--clip", type=float, default=1.0)
     p.add_argument("--block-tokens", type=int, default=1536, help="max padded item tokens N*T per sequence")
     p.add_argument("--seqs-per-step", type=int, default=1)
-    p.add_argument("--bf16", action="store_true", help="bf16 autocast (measure first: often slower on AVX2)")
+    p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=True, help="bf16 autocast (measured ~1.7x faster here: AVX512-BF16)")
+    p.add_argument("--max-minutes", type=float, default=0, help="safety stop: end early after this long (0: off)")
     p.add_argument("--ckpt-minutes", type=float, default=4.0)
-    p.add_argument("--eval-every", type=int, default=0, help="steps between quick held-out evals (0: off)")
-    p.add_argument("--eval-items", type=int, default=60)
+    p.add_argument("--eval-every", type=int, default=300, help="steps between quick held-out evals (0: off)")
+    p.add_argument("--eval-items", type=int, default=80)
     p.add_argument("--resume", action="store_true")
     p.add_argument("--bench", type=int, default=0, help="run N steps, print throughput, exit")
     return p.parse_args(argv)
@@ -168,7 +169,33 @@ def main(argv: list[str] | None = None) -> None:
     window = {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "t0": time.time()}
     last_loss = float("nan")
     end_step = step + args.bench if args.bench else args.steps
+    stopped_early = False
+
+    def save_state() -> None:
+        nonlocal last_ckpt
+        save_checkpoint(
+            ckpt_path,
+            {
+                "model": model.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "config": cfg.to_dict(),
+                "step": step,
+                "epoch": epoch,
+                "cursor": cursor,
+                "elapsed_s": elapsed_before + time.time() - start,
+                "totals": totals,
+                "torch_rng": torch.get_rng_state(),
+                "args": vars(args),
+            },
+        )
+        last_ckpt = time.time()
+
     while step < end_step:
+        if args.max_minutes and elapsed_before + time.time() - start > args.max_minutes * 60:
+            say(f"safety stop after {args.max_minutes} min at step {step} of {end_step}")
+            stopped_early = True
+            end_step = step
+            break
         for group in optimizer.param_groups:
             group["lr"] = lr_at(step, args)
         optimizer.zero_grad(set_to_none=True)
@@ -208,26 +235,16 @@ def main(argv: list[str] | None = None) -> None:
         if args.eval_every and heldout and step % args.eval_every == 0:
             say(quick_eval(model, heldout, special, args.eval_items))
         if not args.bench and (time.time() - last_ckpt > args.ckpt_minutes * 60 or step == end_step):
-            save_checkpoint(
-                ckpt_path,
-                {
-                    "model": model.state_dict(),
-                    "optimizer": optimizer.state_dict(),
-                    "config": cfg.to_dict(),
-                    "step": step,
-                    "epoch": epoch,
-                    "cursor": cursor,
-                    "elapsed_s": elapsed_before + time.time() - start,
-                    "totals": totals,
-                    "torch_rng": torch.get_rng_state(),
-                    "args": vars(args),
-                },
-            )
-            last_ckpt = time.time()
+            save_state()
             say(f"checkpoint step {step}")
+    if stopped_early:
+        save_state()
+
     elapsed = elapsed_before + time.time() - start
     summary = {
         "steps": step,
+        "planned_steps": args.steps,
+        "stopped_early": stopped_early,
         "epochs": epoch + cursor / max(1, len(sequences)),
         "train_seconds": round(elapsed, 1),
         "final_loss": last_loss,

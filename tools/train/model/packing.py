@@ -29,6 +29,7 @@ class PackedSequence:
     item_ids: torch.Tensor  # [N, T]
     item_positions: torch.Tensor  # [N, T]
     item_mask: torch.Tensor  # [N, T, T] bool
+    item_valid: torch.Tensor  # [N, T] bool, False at pads
     target_index: torch.Tensor  # [M] flat index into N*T: the token whose hidden predicts the label
     labels: torch.Tensor  # [M]
     real_tokens: int  # prefix + unpadded item tokens (what the model really had to read)
@@ -117,6 +118,7 @@ def pack(prefix: list[int], items: list[dict]) -> PackedSequence:
         item_ids=ids,
         item_positions=pos,
         item_mask=mask,
+        item_valid=branch >= 0,
         target_index=torch.tensor(target_index, dtype=torch.long),
         labels=torch.tensor(labels, dtype=torch.long),
         real_tokens=real,
@@ -126,14 +128,20 @@ def pack(prefix: list[int], items: list[dict]) -> PackedSequence:
 def packed_hidden(model, seq: PackedSequence) -> torch.Tensor:
     """Hidden states at the loss positions, [M, D]: prefix pass, then all items behind it."""
     _, prefix_kv = model.causal(seq.prefix_ids)
-    hidden, _ = model.blocks(seq.item_ids, seq.item_positions, seq.item_mask, context=prefix_kv)
-    flat = hidden.reshape(-1, hidden.shape[-1])
-    return flat.index_select(0, seq.target_index)
+    hidden, _ = model.blocks(
+        seq.item_ids, seq.item_positions, seq.item_mask, context=prefix_kv, valid=seq.item_valid
+    )
+    # hidden holds the real tokens only, in order: map grid indices to their rank among them
+    rank = seq.item_valid.reshape(-1).long().cumsum(0) - 1
+    return hidden.index_select(0, rank.index_select(0, seq.target_index))
 
 
 def packed_loss_sum(model, seq: PackedSequence) -> tuple[torch.Tensor, torch.Tensor]:
     """Summed cross-entropy over the sequence's head targets, and the number of correct argmaxes."""
-    logits = model.logits(packed_hidden(model, seq)).float()
+    hidden = packed_hidden(model, seq)
+    # the tied head in float32 even under bf16 autocast: it is cheap (targets only) and sets the loss
+    with torch.autocast("cpu", enabled=False):
+        logits = model.logits(hidden.float())
     loss = torch.nn.functional.cross_entropy(logits, seq.labels, reduction="sum")
     correct = (logits.argmax(-1) == seq.labels).sum()
     return loss, correct

@@ -80,6 +80,32 @@ class KV:
         self.v = v
 
 
+class BlockLayout:
+    """Where the M real tokens sit in the padded [N, T] block grid. Per-token work (norms,
+    projections, MLP) runs on the M real tokens only; attention runs on the padded grid."""
+
+    def __init__(self, n: int, t: int, valid: torch.Tensor | None):
+        self.n, self.t = n, t
+        self.index = None if valid is None or bool(valid.all()) else valid.reshape(-1).nonzero().squeeze(1)
+
+    def to_blocks(self, x: torch.Tensor) -> torch.Tensor:
+        """[M, heads, hd] -> [heads, N, T, hd], zeros at pads."""
+        if self.index is not None:
+            padded = x.new_zeros(self.n * self.t, x.shape[1], x.shape[2])
+            x = padded.index_copy(0, self.index, x)
+        return x.view(self.n, self.t, x.shape[1], x.shape[2]).permute(2, 0, 1, 3)
+
+    def from_blocks(self, x: torch.Tensor) -> torch.Tensor:
+        """[heads, N, T, hd] -> [M, heads * hd]."""
+        flat = x.permute(1, 2, 0, 3).reshape(self.n * self.t, -1)
+        return flat if self.index is None else flat.index_select(0, self.index)
+
+    def select(self, x: torch.Tensor) -> torch.Tensor:
+        """[N, T, ...] -> [M, ...]."""
+        flat = x.reshape(self.n * self.t, *x.shape[2:])
+        return flat if self.index is None else flat.index_select(0, self.index)
+
+
 class Attention(nn.Module):
     def __init__(self, cfg: Qwen3Config):
         super().__init__()
@@ -97,21 +123,23 @@ class Attention(nn.Module):
         x: torch.Tensor,
         cos: torch.Tensor,
         sin: torch.Tensor,
+        layout: "BlockLayout",
         block_mask: torch.Tensor,
         context: KV | None,
         past: KV | None,
     ) -> tuple[torch.Tensor, KV]:
-        """x: [N, T, D]; block_mask: [N, T, Tpast + T] (True = may attend); returns out, block KV."""
+        """x: [M, D], the real tokens of N blocks of T (see BlockLayout); block_mask: [N, T, Tpast + T]
+        (True = may attend). Returns out [M, D] and the blocks' keys/values [kv_heads, N, Tpast + T, hd]."""
         cfg = self.cfg
-        n, t, _ = x.shape
+        m = x.shape[0]
         h, kvh, hd = cfg.num_attention_heads, cfg.num_key_value_heads, cfg.head_dim
-        # project and split heads: [heads, N, T, hd]
-        q = self.q_norm(self.q_proj(x).view(n, t, h, hd)).permute(2, 0, 1, 3)
-        k = self.k_norm(self.k_proj(x).view(n, t, kvh, hd)).permute(2, 0, 1, 3)
-        v = self.v_proj(x).view(n, t, kvh, hd).permute(2, 0, 1, 3)
-        # rotary position embedding, per token
-        q = apply_rope(q, cos, sin)
-        k = apply_rope(k, cos, sin)
+        # project, per-head q/k RMSNorm, rotary position embedding: [M, heads, hd]
+        q = apply_rope(self.q_norm(self.q_proj(x).view(m, h, hd)), cos, sin)
+        k = apply_rope(self.k_norm(self.k_proj(x).view(m, kvh, hd)), cos, sin)
+        v = self.v_proj(x).view(m, kvh, hd)
+        # into block layout: [heads, N, T, hd]
+        q, k, v = layout.to_blocks(q), layout.to_blocks(k), layout.to_blocks(v)
+        n, t = layout.n, layout.t
         if past is not None:
             k = torch.cat([past.k, k], dim=2)
             v = torch.cat([past.v, v], dim=2)
@@ -135,8 +163,7 @@ class Attention(nn.Module):
         else:
             probs = torch.softmax(scores.float(), dim=-1).to(q.dtype)
             out = torch.matmul(probs, vb)
-        out = out.permute(1, 2, 0, 3).reshape(n, t, h * hd)
-        return self.o_proj(out), block_kv
+        return self.o_proj(layout.from_blocks(out)), block_kv
 
 
 class MLP(nn.Module):
@@ -158,9 +185,9 @@ class DecoderLayer(nn.Module):
         self.post_attention_layernorm = RMSNorm(cfg.hidden_size, cfg.rms_norm_eps)
         self.mlp = MLP(cfg)
 
-    def forward(self, x, cos, sin, block_mask, context, past):
+    def forward(self, x, cos, sin, layout, block_mask, context, past):
         # attention rmsnorm, attention, residual
-        attn_out, kv = self.self_attn(self.input_layernorm(x), cos, sin, block_mask, context, past)
+        attn_out, kv = self.self_attn(self.input_layernorm(x), cos, sin, layout, block_mask, context, past)
         x = x + attn_out
         # ffn rmsnorm, SwiGLU, residual
         x = x + self.mlp(self.post_attention_layernorm(x))
@@ -198,24 +225,30 @@ class Qwen3ForCausalLM(nn.Module):
         block_mask: torch.Tensor,
         context: list[KV] | None = None,
         past: list[KV] | None = None,
+        valid: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, list[KV]]:
-        """Runs N blocks of T tokens behind a shared context; returns final-normed hidden [N, T, D]
-        and each layer's block keys/values (past + new)."""
-        x = self.model.embed_tokens(ids)
-        cos, sin = rope_cos_sin(positions, self.cfg.head_dim, self.cfg.rope_theta)
-        cos, sin = cos.to(x.dtype), sin.to(x.dtype)
+        """Runs N blocks of T tokens behind a shared context. Returns the final-normed hidden states
+        ([N, T, D], or [M, D] for the real tokens in order when `valid` [N, T] marks pads) and each
+        layer's block keys/values (past + new)."""
+        n, t = ids.shape
+        layout = BlockLayout(n, t, valid)
+        x = self.model.embed_tokens(layout.select(ids))
+        cos, sin = rope_cos_sin(layout.select(positions), self.cfg.head_dim, self.cfg.rope_theta)
+        cos, sin = cos[:, None, :].to(x.dtype), sin[:, None, :].to(x.dtype)
         new_kv: list[KV] = []
         for i, layer in enumerate(self.model.layers):
             x, kv = layer(
                 x,
                 cos,
                 sin,
+                layout,
                 block_mask,
                 None if context is None else context[i],
                 None if past is None else past[i],
             )
             new_kv.append(kv)
-        return self.model.norm(x), new_kv
+        hidden = self.model.norm(x)
+        return (hidden if valid is not None else hidden.view(n, t, -1)), new_kv
 
     def logits(self, hidden: torch.Tensor) -> torch.Tensor:
         """Tied lm_head: hidden @ embed_tokens^T."""
