@@ -52,7 +52,7 @@ const train = generateGroups(scenarios, {
 const heldoutRaw = generateGroups(scenarios, {
   split: "heldout",
   seed: seed + 1000,
-  itemsPerScenario: Math.round(480 * Math.min(scale, 1)),
+  itemsPerScenario: Math.round(640 * Math.min(scale, 1)),
   syntheticItems: Math.round(1000 * Math.min(scale, 1)),
   minGroup: 16,
   maxGroup: 32,

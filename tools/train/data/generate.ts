@@ -63,8 +63,10 @@ export function generateGroups(scenarios: ScenarioFile[], opts: GenerateOptions)
     const r = root.fork(scenario.id);
     const drawer = SCENARIO_DRAWERS[scenario.id];
     let made = 0;
+    // Formats alternate by group so every scenario/format cell gets its share, even in small splits.
+    let groupIndex = 0;
     while (made < opts.itemsPerScenario) {
-      const format: PromptFormat = r.chance(0.5) ? "v1" : "v2";
+      const format: PromptFormat = groupIndex++ % 2 === 0 ? "v1" : "v2";
       const system = format === "v2" && r.chance(0.2) ? "" : scenario.system;
       const tools = r.chance(0.35) ? r.shuffle(scenario.tools) : scenario.tools;
       const group: ExampleGroup = { scenario: scenario.id, format, system, tools, items: [] };
@@ -83,8 +85,9 @@ export function generateGroups(scenarios: ScenarioFile[], opts: GenerateOptions)
 
   const r = root.fork("synthetic");
   let made = 0;
+  let groupIndex = 0;
   while (made < opts.syntheticItems) {
-    const format: PromptFormat = r.chance(0.5) ? "v1" : "v2";
+    const format: PromptFormat = groupIndex++ % 2 === 0 ? "v1" : "v2";
     const set = makeToolSet(r);
     const tools = syntheticSpecs(set);
     const system = format === "v2" ? syntheticSystem(r) : "";

@@ -17,7 +17,7 @@ export function drawGeneric(ph: Phrasing, tools: ToolSpec[]): Draw {
   const phrases: string[] = [];
   const exact: Record<string, string> = {};
   for (const [key, schema] of Object.entries(tool.parameters.properties)) {
-    if (!tool.parameters.required.includes(key) && !r.chance(0.5)) continue;
+    if (!(tool.parameters.required ?? []).includes(key) && !r.chance(0.5)) continue;
     const words = key.replace(/_/g, " ");
     let value: ArgValue;
     if (schema.enum) value = r.pick(schema.enum);

@@ -123,23 +123,43 @@ function makeTool(r: Prng, verb: Word, noun: Word): SyntheticTool {
     `${cap(verb.en)}s the selected ${noun.en}.`,
   ]);
   return {
-    spec: {
-      type: "function",
-      function: {
-        name,
-        description,
-        parameters: {
-          type: "object",
-          properties,
-          required: params.filter((p) => p.required).map((p) => p.key),
-        },
-      },
-    },
+    spec: toolSpecVariant(
+      r,
+      name,
+      description,
+      properties,
+      params.filter((p) => p.required).map((p) => p.key),
+    ),
     verb,
     noun,
     params,
     idle: false,
   };
+}
+
+/**
+ * The tool JSON in one of the shapes clients send: key order, `required` first or last or
+ * absent when empty, `additionalProperties: false`, `strict`. The prompt renders whatever
+ * shape it gets, so the model must not depend on one.
+ */
+function toolSpecVariant(
+  r: Prng,
+  name: string,
+  description: string,
+  properties: Record<string, ParamSchema>,
+  required: string[],
+): ToolSpec {
+  const shape = r.int(0, 9);
+  let parameters: Record<string, unknown>;
+  if (shape === 0) parameters = { type: "object", required, properties };
+  else if (shape === 1 && required.length === 0) parameters = { type: "object", properties };
+  else if (shape === 2) parameters = { type: "object", properties, required, additionalProperties: false };
+  else parameters = { type: "object", properties, required };
+  const fn: Record<string, unknown> = r.chance(0.08)
+    ? { name, parameters }
+    : { name, description, parameters };
+  if (r.chance(0.05)) fn.strict = true;
+  return { type: "function", function: fn } as unknown as ToolSpec;
 }
 
 function paramDescription(r: Prng, idea: ParamIdea, noun: Word): string {

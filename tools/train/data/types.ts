@@ -12,8 +12,8 @@ export interface ToolSpec {
   type: "function";
   function: {
     name: string;
-    description: string;
-    parameters: { type: "object"; properties: Record<string, ParamSchema>; required: string[] };
+    description?: string;
+    parameters: { type: "object"; properties: Record<string, ParamSchema>; required?: string[] };
   };
 }
 
