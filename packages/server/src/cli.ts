@@ -1,9 +1,5 @@
 #!/usr/bin/env bun
-import { VERSION } from "@rtool/core";
+/** The `rtool-server` executable; see `cli/main.ts` and `rtool-server --help`. */
+import { runCli } from "./cli/main";
 
-const args = process.argv.slice(2);
-if (args.includes("--version")) {
-  console.log(VERSION);
-  process.exit(0);
-}
-console.log(`rtool-server ${VERSION}\nusage: rtool-server [--model DIR] [--port 8899]`);
+process.exit(await runCli(process.argv.slice(2)));

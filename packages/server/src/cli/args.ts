@@ -133,7 +133,8 @@ export function parseCliArgs(argv: readonly string[], env: Record<string, string
   for (const flag of ["dir", "endpoint", "revision"] as const) {
     if (values[flag] !== undefined) throw new UsageError(`--${flag}`, "belongs to `rtool-server pull`");
   }
-  const apiKey = values["api-key"] ?? env.RTOOL_API_KEY;
+  // An empty RTOOL_API_KEY counts as unset; an empty --api-key is a mistake.
+  const apiKey = values["api-key"] ?? (env.RTOOL_API_KEY || undefined);
   if (apiKey !== undefined && apiKey.length === 0) throw new UsageError("--api-key", "must not be empty");
   return {
     command: "serve",

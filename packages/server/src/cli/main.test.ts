@@ -1,0 +1,137 @@
+/**
+ * The `rtool-server` executable as a child process: usage errors, pull against a fake hub, and
+ * graceful shutdown (SIGTERM while calls are in flight: they complete, the process exits 0).
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeHub } from "../testing/fake-hub";
+import { postJson } from "../testing/http";
+import { fixtureBody } from "../testing/sample-tools";
+import { runCli } from "./main";
+
+const CLI = join(import.meta.dir, "../cli.ts");
+const FIXTURE = join(import.meta.dir, "../../../core/test/fixtures/qwen3-tied");
+const work = mkdtempSync(join(tmpdir(), "rtool-cli-"));
+const env: Record<string, string | undefined> = { ...process.env, RTOOL_CACHE_DIR: join(work, "cache") };
+delete env.RTOOL_API_KEY;
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Runs the CLI in this process (fast) with console output captured. */
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const saved = { log: console.log, error: console.error };
+  console.log = (...parts: unknown[]) => out.push(parts.join(" "));
+  console.error = (...parts: unknown[]) => err.push(parts.join(" "));
+  try {
+    const code = await runCli(args);
+    return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+  } finally {
+    Object.assign(console, saved);
+  }
+}
+
+/** Reads a child's stdout line by line until `pattern` matches. */
+async function waitFor(lines: AsyncIterator<string>, pattern: RegExp): Promise<RegExpMatchArray> {
+  for (;;) {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`the server ended before printing ${pattern}`);
+    const match = value.match(pattern);
+    if (match) return match;
+  }
+}
+
+async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let buffer = "";
+  const decoder = new TextDecoder();
+  const reader = stream.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let at = buffer.indexOf("\n");
+    while (at >= 0) {
+      yield buffer.slice(0, at);
+      buffer = buffer.slice(at + 1);
+      at = buffer.indexOf("\n");
+    }
+  }
+}
+
+describe("rtool-server", () => {
+  test("--help and --version exit 0", async () => {
+    const help = await run(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("rtool-server pull REPO_ID");
+    const version = await run(["--version"]);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  test("bad flags, --quant int8 and a missing model directory exit 2 with a message", async () => {
+    const bad = await run(["--provider", "tpu"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--provider");
+    const quant = await run(["--model", FIXTURE, "--quant", "int8"]);
+    expect(quant.code).toBe(2);
+    expect(quant.stderr).toContain("--quant int8");
+    const missing = await run(["--model", join(work, "nope")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("is not a directory");
+  });
+
+  test("pull REPO_ID --endpoint downloads from a (fake) hub", async () => {
+    const hub = startFakeHub("org/m", { "config.json": "{}", "model.safetensors": "12345678" });
+    try {
+      const dir = join(work, "pulled");
+      const result = await run(["pull", "org/m", "--dir", dir, "--endpoint", hub.url]);
+      expect(result.code).toBe(0);
+      expect(existsSync(join(dir, "model.safetensors"))).toBe(true);
+    } finally {
+      hub.stop();
+    }
+  });
+
+  test("SIGTERM during in-flight calls: they complete and the process exits 0", async () => {
+    const child = Bun.spawn(
+      [
+        "bun",
+        CLI,
+        "--model",
+        FIXTURE,
+        "--port",
+        "0",
+        "--format",
+        "v2",
+        "--threads",
+        "1",
+        "--concurrency",
+        "1",
+      ],
+      { env, stdout: "pipe", stderr: "pipe" },
+    );
+    const lines = linesOf(child.stdout)[Symbol.asyncIterator]();
+    const [, url] = await waitFor(lines, /listening on (http:\/\/\S+)/);
+    await waitFor(lines, /loaded/);
+    let signalledAt = 0;
+    const finishedAt: number[] = [];
+    const calls = Array.from({ length: 12 }, (_, i) =>
+      postJson(`${url}/v2/function_call`, fixtureBody(`go up ${i}`)).then(async (reply) => {
+        finishedAt.push(performance.now());
+        return { status: reply.status, body: (await reply.json()) as { success: boolean } };
+      }),
+    );
+    await Promise.race(calls);
+    signalledAt = performance.now();
+    child.kill("SIGTERM");
+    const replies = await Promise.all(calls);
+    expect(replies.map((r) => r.status)).toEqual(Array(12).fill(200));
+    expect(replies.every((r) => r.body.success)).toBe(true);
+    // Some calls were still in flight when the signal came, and finished afterwards.
+    expect(finishedAt.filter((t) => t > signalledAt).length).toBeGreaterThan(0);
+    expect(await child.exited).toBe(0);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * `rtool-server`: parse the command line, then serve a model (listening at once, answering 503
+ * until the model is loaded) or pull one. SIGINT/SIGTERM stop accepting connections, let the
+ * calls in flight finish, and exit 0.
+ */
+import { VERSION } from "@rtool/core";
+import { loadCallers } from "../load-callers";
+import { ModelSourceError, resolveModelDir } from "../model-source";
+import { createServer } from "../server";
+import { type PullArgs, parseCliArgs, type ServeArgs, USAGE, UsageError } from "./args";
+import { downloadProgress, loadProgress } from "./progress";
+import { pullModel } from "./pull";
+
+/** Exit codes: 0 done, 1 failure at run time, 2 bad command line or model spec. */
+export type ExitCode = 0 | 1 | 2;
+
+/**
+ * Runs the CLI. Resolves with the exit code once the command is over (for `serve`: once a
+ * signal has stopped the server).
+ *
+ * @example
+ * ```ts
+ * process.exit(await runCli(process.argv.slice(2)));
+ * ```
+ */
+export async function runCli(argv: readonly string[]): Promise<ExitCode> {
+  let args: ReturnType<typeof parseCliArgs>;
+  try {
+    args = parseCliArgs(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`rtool-server: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  switch (args.command) {
+    case "help":
+      console.log(USAGE);
+      return 0;
+    case "version":
+      console.log(VERSION);
+      return 0;
+    case "pull":
+      return pull(args);
+    case "serve":
+      return serve(args);
+  }
+}
+
+async function pull(args: PullArgs): Promise<ExitCode> {
+  const progress = downloadProgress(args.repo, process.stderr);
+  try {
+    const result = await pullModel({
+      repo: args.repo,
+      dir: args.dir,
+      endpoint: args.endpoint,
+      revision: args.revision,
+      token: process.env.HF_TOKEN,
+      onPlan: (files, total) => progress.plan(total, files.length),
+      onProgress: (file, _, done) => progress.update(file, done),
+    });
+    progress.done();
+    console.log(`pulled ${args.repo} into ${result.dir}; serve it with: rtool-server --model ${result.dir}`);
+    return 0;
+  } catch (error) {
+    progress.done();
+    console.error(`rtool-server pull: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+async function serve(args: ServeArgs): Promise<ExitCode> {
+  if (args.quant === "int8") {
+    console.error(
+      "rtool-server: --quant int8: this build of @rtool/core has no INT8 weight loader yet; use --quant none",
+    );
+    return 2;
+  }
+  let dir: string;
+  try {
+    dir = await resolveModelDir(args.model);
+  } catch (error) {
+    if (!(error instanceof ModelSourceError)) throw error;
+    console.error(`rtool-server: ${error.message}`);
+    return 2;
+  }
+  const progress = loadProgress(args.model, process.stderr);
+  const loading = loadCallers(dir, {
+    provider: args.provider,
+    threads: args.threads,
+    lanes: args.concurrency,
+    onProgress: (p) => progress.update(p),
+    onWarning: (message) => console.error(`rtool-server: ${message}`),
+  });
+  const server = createServer({
+    model: loading,
+    modelName: args.model,
+    format: args.format,
+    hostname: args.host,
+    port: args.port,
+    apiKey: args.apiKey,
+    corsOrigins: args.cors,
+    concurrency: args.concurrency,
+    maxWaiting: args.maxWaiting,
+    requestTimeoutMs: args.timeoutMs,
+  });
+
+  let stop!: (code: ExitCode) => void;
+  const stopped = new Promise<ExitCode>((resolve) => {
+    stop = resolve;
+  });
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.error(`rtool-server: ${signal} again, exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.error(`rtool-server: ${signal}: finishing calls in flight`);
+    server.close().then(
+      () => stop(0),
+      (error) => {
+        console.error(`rtool-server: shutdown failed: ${String(error)}`);
+        stop(1);
+      },
+    );
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  try {
+    const { url } = await server.listen();
+    console.log(`rtool-server ${VERSION} listening on ${url} (docs: ${url}/docs)`);
+  } catch (error) {
+    progress.fail();
+    console.error(`rtool-server: cannot listen on ${args.host}:${args.port}: ${String(error)}`);
+    await server.close().catch(() => {});
+    return 1;
+  }
+  loading.then(
+    (model) => {
+      progress.done(`ready on ${model.provider}`);
+      console.log(`rtool-server: model ${args.model} loaded (${model.provider})`);
+    },
+    (error) => {
+      progress.fail();
+      console.error(
+        `rtool-server: cannot load ${args.model}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      server.close().then(
+        () => stop(1),
+        () => stop(1),
+      );
+    },
+  );
+  const code = await stopped;
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+  return code;
+}
