@@ -1,0 +1,131 @@
+/**
+ * The app's local web server: the page, the game bundle (built once with `Bun.build` from
+ * `src/client/main.ts`), and `/rtool/*` forwarded to an rtool-server, so the browser talks to
+ * one origin (no CORS to configure) and the server can stay on loopback.
+ */
+import { join } from "node:path";
+import { arenaPage } from "./page";
+
+/** Options of {@link startArenaApp}. */
+export interface ArenaAppOptions {
+  /** rtool-server base URL the `/rtool` prefix forwards to, e.g. `http://127.0.0.1:8899`. */
+  rtoolUrl: string;
+  /** Interface to bind; default 127.0.0.1. */
+  hostname?: string;
+  /** Port; default 5173; 0 picks a free one. */
+  port?: number;
+  /** Minify the bundle; default false. */
+  minify?: boolean;
+}
+
+/** A running app server. */
+export interface ArenaApp {
+  /** The page's URL. */
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Thrown when the game bundle does not build. */
+export class BundleError extends Error {
+  readonly logs: string[];
+  constructor(logs: string[]) {
+    super(`the Neon Arena bundle failed to build:\n${logs.join("\n")}`);
+    this.name = "BundleError";
+    this.logs = logs;
+  }
+}
+
+const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "authorization"];
+const FORWARDED_REPLY_HEADERS = ["content-type", "retry-after", "cache-control"];
+
+/**
+ * Builds the browser bundle. The plugin resolves to its TypeScript source through the
+ * "development" export condition, so no package build is needed first.
+ */
+export async function buildArenaBundle(minify = false): Promise<string> {
+  const result = await Bun.build({
+    entrypoints: [join(import.meta.dir, "..", "client", "main.ts")],
+    target: "browser",
+    format: "esm",
+    conditions: ["development"],
+    minify,
+  });
+  if (!result.success) throw new BundleError(result.logs.map((log) => String(log)));
+  return result.outputs[0]!.text();
+}
+
+/**
+ * Builds the bundle and serves the app.
+ *
+ * @example
+ * const app = await startArenaApp({ rtoolUrl: "http://127.0.0.1:8899", port: 5173 });
+ * console.log(app.url); // http://127.0.0.1:5173/
+ */
+export async function startArenaApp(options: ArenaAppOptions): Promise<ArenaApp> {
+  const bundle = await buildArenaBundle(options.minify ?? false);
+  const page = arenaPage();
+  const upstream = options.rtoolUrl.replace(/\/+$/, "");
+  const hostname = options.hostname ?? "127.0.0.1";
+
+  const server = Bun.serve({
+    hostname,
+    port: options.port ?? 5173,
+    // SSE replies and queued calls can take a while; Bun's default idle timeout is 10 s.
+    idleTimeout: 60,
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (url.pathname === "/" || url.pathname === "/index.html") {
+        return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+      }
+      if (url.pathname === "/main.js") {
+        return new Response(bundle, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+      }
+      if (url.pathname === "/favicon.ico") return new Response(null, { status: 204 });
+      if (url.pathname.startsWith("/rtool/"))
+        return forward(request, `${upstream}${url.pathname.slice(6)}${url.search}`);
+      return new Response("not found", { status: 404 });
+    },
+  });
+  const port = server.port!;
+  return {
+    url: `http://${hostname}:${port}/`,
+    port,
+    stop: () => server.stop(true),
+  };
+}
+
+async function forward(request: Request, target: string): Promise<Response> {
+  const headers = new Headers();
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  let reply: Response;
+  try {
+    reply = await fetch(target, {
+      method: request.method,
+      headers,
+      body: request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer(),
+      signal: request.signal,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return Response.json(
+      {
+        success: false,
+        error: `rtool-server unreachable: ${message}`,
+        code: "upstream_unreachable",
+        field: null,
+        issues: [],
+      },
+      { status: 502 },
+    );
+  }
+  const replyHeaders = new Headers();
+  for (const name of FORWARDED_REPLY_HEADERS) {
+    const value = reply.headers.get(name);
+    if (value !== null) replyHeaders.set(name, value);
+  }
+  return new Response(reply.body, { status: reply.status, headers: replyHeaders });
+}
