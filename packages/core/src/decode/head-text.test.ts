@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { classifyHeadText, forcedEnding, type HeadStops, type OpenText } from "./head-text";
+import {
+  classifyHeadText,
+  forcedEnding,
+  type HeadStops,
+  type OpenText,
+  type TextConstraint,
+} from "./head-text";
 import { choiceOf, onlyNull } from "./testing/choices";
 
 const fnStops: HeadStops = { value: ["</function>", "<|im_end|>"], null: ["<|null|>"] };
@@ -63,6 +69,38 @@ describe("classifyHeadText", () => {
       kind: "open",
       forcedMarker: "<|im_end|>",
     });
+  });
+});
+
+describe("marker starts under a constraint", () => {
+  const freeText: TextConstraint = {
+    allowsNull: true,
+    accepts: () => true,
+    isComplete: (text) => text.trim() !== "",
+    forcedContinuation: () => null,
+  };
+
+  test("</ and <| only begin a stop marker, so the marker is known at once", () => {
+    expect(classifyHeadText("Amiya</", freeText, argStops)).toEqual({
+      kind: "open",
+      value: "Amiya",
+      forcedMarker: "</arg1>",
+    });
+    expect(classifyHeadText("Amiya<|", freeText, argStops)).toMatchObject({ forcedMarker: "<|im_end|>" });
+    expect(classifyHeadText("<|", freeText, argStops)).toMatchObject({ value: "", forcedMarker: "<|null|>" });
+    expect(classifyHeadText("<|n", freeText, argStops)).toMatchObject({ forcedMarker: "<|null|>" });
+  });
+
+  test("text that breaks a begun marker is rejected, also when a marker follows", () => {
+    expect(classifyHeadText("Amiya</b", freeText, argStops).kind).toBe("rejected");
+    expect(classifyHeadText("a</b>c</arg1>", freeText, argStops).kind).toBe("rejected");
+    expect(classifyHeadText("</arg1>", freeText, argStops).kind).toBe("rejected"); // no value yet
+    // a lone "<" is ordinary text
+    expect(classifyHeadText("a<b", freeText, argStops)).toMatchObject({ kind: "open", value: "a<b" });
+  });
+
+  test("unconstrained heads are raw text", () => {
+    expect(classifyHeadText("a</b", null, argStops)).toMatchObject({ kind: "open", value: "a</b" });
   });
 });
 

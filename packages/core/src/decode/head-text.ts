@@ -65,6 +65,11 @@ function markerAllowed(constraint: TextConstraint | null, value: string, isNullM
  * only allowed after a complete value, `<|null|>` only after nothing when the constraint allows
  * null. Rejection is prefix-closed: no extension of a rejected text is ever accepted.
  *
+ * Under a constraint the first two characters of a stop marker (`</`, `<|`) only ever begin a
+ * stop marker, so a value never contains them (free text included): once a head writes `</`, the
+ * rest of its marker is known and is emitted without the model spelling it out token by token
+ * (with tags as text, e.g. the Qwen3 vocabulary, that saves 3-4 forward passes per head).
+ *
  * @example
  * ```ts
  * const stops = { value: ["</function>", "<|im_end|>"], null: ["<|null|>"] };
@@ -90,12 +95,14 @@ export function classifyHeadText(
   };
   for (const marker of stops.value) consider(marker, false);
   for (const marker of stops.null) consider(marker, true);
+  const start = constraint ? markerStartIn(text, stops) : -1;
   if (first >= 0) {
     const value = text.slice(0, first);
-    if (!markerAllowed(constraint, value, firstIsNull)) return REJECTED;
+    if (!markerAllowed(constraint, value, firstIsNull) || (start >= 0 && start < first)) return REJECTED;
     return { kind: "done", value, marker: firstMarker, isNull: firstIsNull };
   }
   if (!constraint) return { kind: "open", value: text, forcedMarker: null };
+  if (start >= 0) return committedToMarker(text, start, constraint, stops);
   if (constraint.accepts(text)) return { kind: "open", value: text, forcedMarker: null };
   // Not a value prefix: the only way on is a complete value followed by a partial marker.
   let open: OpenText | null = null;
@@ -114,6 +121,39 @@ export function classifyHeadText(
   if (!open) return REJECTED;
   if (viable > 1) (open as OpenText).forcedMarker = null;
   return open;
+}
+
+/** Index of the first marker start (the first two characters of a stop marker) in `text`, or -1. */
+function markerStartIn(text: string, stops: HeadStops): number {
+  let first = -1;
+  for (const marker of [...stops.value, ...stops.null]) {
+    if (marker.length < 2) continue;
+    const at = text.indexOf(marker.slice(0, 2));
+    if (at >= 0 && (first < 0 || at < first)) first = at;
+  }
+  return first;
+}
+
+/** A text whose tail from `start` must become a stop marker: which markers it still can become. */
+function committedToMarker(
+  text: string,
+  start: number,
+  constraint: TextConstraint,
+  stops: HeadStops,
+): HeadTextState {
+  const value = text.slice(0, start);
+  const tail = text.slice(start);
+  let forced: string | null = null;
+  let viable = 0;
+  const consider = (marker: string, isNull: boolean) => {
+    if (!marker.startsWith(tail) || !markerAllowed(constraint, value, isNull)) return;
+    viable++;
+    forced = marker;
+  };
+  for (const marker of stops.value) consider(marker, false);
+  for (const marker of stops.null) consider(marker, true);
+  if (viable === 0) return REJECTED;
+  return { kind: "open", value, forcedMarker: viable === 1 ? forced : null };
 }
 
 /**
