@@ -54,7 +54,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--block-tokens", type=int, default=1536, help="max padded item tokens N*T per sequence")
     p.add_argument("--seqs-per-step", type=int, default=1)
     p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=True, help="bf16 autocast (measured ~1.7x faster here: AVX512-BF16)")
-    p.add_argument("--max-minutes", type=float, default=0, help="safety stop: end early after this long (0: off)")
+    p.add_argument(
+        "--minutes",
+        type=float,
+        default=0,
+        help="time budget: the lr decays over steps or minutes, whichever runs out first, and training "
+        "ends there (0: steps only, fully reproducible)",
+    )
     p.add_argument("--ckpt-minutes", type=float, default=4.0)
     p.add_argument("--eval-every", type=int, default=300, help="steps between quick held-out evals (0: off)")
     p.add_argument("--eval-items", type=int, default=80)
@@ -86,10 +92,13 @@ def epoch_sequences(groups: list[dict], epoch: int, seed: int, block_tokens: int
     return seqs
 
 
-def lr_at(step: int, args: argparse.Namespace) -> float:
+def lr_at(step: int, args: argparse.Namespace, elapsed_s: float = 0.0) -> float:
+    """Linear warmup, then cosine decay over whichever budget runs out first: steps or minutes."""
     if step < args.warmup:
         return args.lr * (step + 1) / args.warmup
     progress = min(1.0, (step - args.warmup) / max(1, args.steps - args.warmup))
+    if args.minutes:
+        progress = max(progress, min(1.0, elapsed_s / (args.minutes * 60)))
     floor = args.lr * args.min_lr_ratio
     return floor + (args.lr - floor) * 0.5 * (1 + math.cos(math.pi * progress))
 
@@ -169,7 +178,7 @@ def main(argv: list[str] | None = None) -> None:
     window = {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "t0": time.time()}
     last_loss = float("nan")
     end_step = step + args.bench if args.bench else args.steps
-    stopped_early = False
+    ended_by_time = False
 
     def save_state() -> None:
         nonlocal last_ckpt
@@ -191,13 +200,14 @@ def main(argv: list[str] | None = None) -> None:
         last_ckpt = time.time()
 
     while step < end_step:
-        if args.max_minutes and elapsed_before + time.time() - start > args.max_minutes * 60:
-            say(f"safety stop after {args.max_minutes} min at step {step} of {end_step}")
-            stopped_early = True
+        elapsed_now = elapsed_before + time.time() - start
+        if args.minutes and elapsed_now > args.minutes * 60:
+            say(f"time budget of {args.minutes} min reached at step {step} of {end_step}")
+            ended_by_time = True
             end_step = step
             break
         for group in optimizer.param_groups:
-            group["lr"] = lr_at(step, args)
+            group["lr"] = lr_at(step, args, elapsed_now)
         optimizer.zero_grad(set_to_none=True)
         packed = []
         for _ in range(args.seqs_per_step):
@@ -228,7 +238,7 @@ def main(argv: list[str] | None = None) -> None:
             last_loss = window["loss"] / max(1, window["targets"])
             say(
                 f"step {step}/{args.steps} loss {last_loss:.4f} acc {window['correct'] / max(1, window['targets']):.3f} "
-                f"lr {lr_at(step - 1, args):.2e} tok/s {window['tokens'] / dt:.0f} "
+                f"lr {optimizer.param_groups[0]['lr']:.2e} tok/s {window['tokens'] / dt:.0f} "
                 f"targets/s {window['targets'] / dt:.0f} elapsed {(elapsed_before + time.time() - start) / 60:.1f}m"
             )
             window = {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "t0": time.time()}
@@ -237,14 +247,14 @@ def main(argv: list[str] | None = None) -> None:
         if not args.bench and (time.time() - last_ckpt > args.ckpt_minutes * 60 or step == end_step):
             save_state()
             say(f"checkpoint step {step}")
-    if stopped_early:
+    if ended_by_time:
         save_state()
 
     elapsed = elapsed_before + time.time() - start
     summary = {
         "steps": step,
         "planned_steps": args.steps,
-        "stopped_early": stopped_early,
+        "ended_by_time": ended_by_time,
         "epochs": epoch + cursor / max(1, len(sequences)),
         "train_seconds": round(elapsed, 1),
         "final_loss": last_loss,
