@@ -131,6 +131,7 @@ const stats = {
 };
 writeFileSync(join(tmp, "stats.json"), `${JSON.stringify(stats, null, 2)}\n`);
 writeFileSync(join(tmp, "sample.txt"), await sampleText(train, trainData, heldout, examples));
+writeFileSync(join(tmp, "heldout-requests.jsonl"), requestLines(heldout));
 
 mkdirSync(outDir, { recursive: true });
 rmSync(join(outDir, "READY"), { force: true });
@@ -142,6 +143,7 @@ for (const f of [
   "examples.jsonl",
   "stats.json",
   "sample.txt",
+  "heldout-requests.jsonl",
 ]) {
   renameSync(join(tmp, f), join(outDir, f));
 }
@@ -153,6 +155,29 @@ writeFileSync(
 console.log(formatStats(stats.train, "train"));
 console.log(formatStats(stats.heldout, "heldout"));
 log(`done: ${outDir}`);
+
+/**
+ * The held-out split as raw HTTP request bodies with their expected calls, one per line, for
+ * evaluating through the server (`POST /{format}/function_call`) rather than on token ids.
+ */
+function requestLines(groups: ExampleGroup[]): string {
+  const lines: string[] = [];
+  for (const g of groups) {
+    for (const ex of g.items) {
+      const body: Record<string, unknown> = {
+        messages: [{ role: "user", content: ex.query }],
+        tools: ex.tools,
+      };
+      if (ex.environment) body.environment = ex.environment;
+      if (ex.history.length > 0) body.history = ex.history;
+      if (g.format === "v2" && ex.system) body.system = ex.system;
+      lines.push(
+        JSON.stringify({ scenario: ex.scenario, lang: ex.lang, format: g.format, body, expected: ex.call }),
+      );
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
 
 function count(groups: ExampleGroup[]): number {
   return groups.reduce((n, g) => n + g.items.length, 0);
