@@ -33,6 +33,8 @@ export interface LoadModelOptions {
   provider?: ProviderRequest;
   /** Intra-op threads; default the physical cores available. */
   threads?: number;
+  /** Idle ONNX Runtime threads spin (see `SessionOptions.spinning`); default false. */
+  spinning?: boolean;
   /** Keep built graphs on disk (`$RTOOL_CACHE_DIR` or `~/.cache/rtool/graphs`); default true. */
   cache?: boolean;
   /**
@@ -59,6 +61,7 @@ export async function runtimeForGraph(
   const sessionOptions = {
     provider: options.provider,
     threads: options.threads,
+    spinning: options.spinning,
     onWarning: options.onWarning,
   };
   if (graph.initializerBytes() <= IN_MEMORY_GRAPH_LIMIT) {

@@ -78,6 +78,7 @@ export {
   type ElemType,
   GraphBuilder,
   type Initializer,
+  type InitializerData,
 } from "./graph/onnx-builder";
 export type { QwenGraphOptions, WeightProvider, WeightTensor } from "./graph/qwen";
 export {

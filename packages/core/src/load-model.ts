@@ -75,6 +75,7 @@ export async function loadModel(dir: string, options: LoadModelOptions = {}): Pr
     const { session, provider } = await createSession(path, {
       provider: options.provider,
       threads: options.threads,
+      spinning: options.spinning,
       onWarning: options.onWarning,
     });
     return new Model(new OrtDecoderRuntime(config, session, provider), tokenizer);
