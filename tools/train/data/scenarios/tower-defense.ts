@@ -445,7 +445,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
     if (r.chance(0.6)) {
       // The order was already carried out: history holds the same call.
       const target = r.pick(positions);
-      const done: TargetCall = r.pick([
+      const done = r.pick<TargetCall>([
         { function: "retreat", args: { unit_id: op.name } },
         { function: "move", args: { unit_id: op.name, target } },
         { function: "use_skill", args: { unit_id: op.name } },
