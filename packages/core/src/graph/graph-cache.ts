@@ -71,6 +71,11 @@ export function graphCacheKey(modelDir: string, variant = ""): string {
   return hash.digest("hex");
 }
 
+/** Removes a cache entry (e.g. one ONNX Runtime could not load). */
+export function removeCachedGraph(key: string, root = graphCacheRoot()): void {
+  rmSync(join(root, key), { recursive: true, force: true });
+}
+
 /** Where a key's graph lives. */
 export function cachedGraphPath(key: string, root = graphCacheRoot()): string {
   return join(root, key, CACHED_MODEL_FILE);
@@ -91,12 +96,15 @@ export function storeCachedGraph(key: string, write: (dir: string) => void, root
   mkdirSync(root, { recursive: true });
   const staging = join(root, `.staging-${key}-${process.pid}-${Date.now()}`);
   mkdirSync(staging, { recursive: true });
+  const final = join(root, key);
   try {
     write(staging);
-    const final = join(root, key);
-    if (existsSync(join(final, CACHED_MODEL_FILE))) return join(final, CACHED_MODEL_FILE);
-    rmSync(final, { recursive: true, force: true });
-    renameSync(staging, final);
+    try {
+      renameSync(staging, final);
+    } catch (error) {
+      // another process stored the same key first: its entry is complete, use it
+      if (!existsSync(join(final, CACHED_MODEL_FILE))) throw error;
+    }
     return join(final, CACHED_MODEL_FILE);
   } finally {
     rmSync(staging, { recursive: true, force: true });
