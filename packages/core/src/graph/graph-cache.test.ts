@@ -11,7 +11,8 @@ test("RTOOL_CACHE_DIR decides the root", () => {
   const before = process.env.RTOOL_CACHE_DIR;
   process.env.RTOOL_CACHE_DIR = root;
   expect(graphCacheRoot()).toBe(root);
-  process.env.RTOOL_CACHE_DIR = before;
+  if (before === undefined) delete process.env.RTOOL_CACHE_DIR;
+  else process.env.RTOOL_CACHE_DIR = before;
 });
 
 test("a stored entry is found; a second store of the same key keeps the first; removal forgets it", () => {
