@@ -55,6 +55,11 @@ export const float32Linear: LinearHook = (g, x, spec, weights) => {
 export interface QwenGraphOptions {
   /** How linear layers (q/k/v/o, gate/up/down) are emitted; default {@link float32Linear}. */
   linear?: LinearHook;
+  /**
+   * How the classifier is emitted, as a linear layer with prefix `lm_head` (read from the
+   * embedding when tied); default a float32 Gemm over the stored weight.
+   */
+  classifier?: LinearHook;
 }
 
 /** Names of the graph's inputs and outputs, shared with the runtime. */
@@ -75,6 +80,7 @@ interface Ctx {
   config: QwenConfig;
   weights: WeightProvider;
   linear: LinearHook;
+  classifier?: LinearHook;
 }
 
 /**
@@ -97,7 +103,13 @@ export function buildQwenGraph(
     throw new UnsupportedGraphFeatureError("head_dim", `must be even for RoPE, got ${config.headDim}`);
   }
   const g = new GraphBuilder(`rtool-${config.architecture}`);
-  const ctx: Ctx = { g, config, weights, linear: options.linear ?? float32Linear };
+  const ctx: Ctx = {
+    g,
+    config,
+    weights,
+    linear: options.linear ?? float32Linear,
+    classifier: options.classifier,
+  };
   const { hiddenSize, numKeyValueHeads: kvH, headDim, vocabSize } = config;
 
   const inputIds = g.input(QWEN_IO.inputIds, "int64", [1, "q"]);
@@ -130,7 +142,9 @@ export function buildQwenGraph(
   // keep only the rows that need logits, then final norm and classifier
   const rows = g.gather(x, logitRows);
   const normed = rmsNorm(ctx, rows, "model.norm.weight", hiddenSize);
-  const logits = g.gemm(normed, lmHeadWeight(ctx, embed), undefined, { transB: true });
+  const logits = ctx.classifier
+    ? hookedClassifier(ctx, normed, ctx.classifier)
+    : g.gemm(normed, lmHeadWeight(ctx, embed), undefined, { transB: true });
   g.output(logits, QWEN_IO.logits, "float32", ["r", vocabSize]);
   return g;
 }
@@ -295,6 +309,20 @@ function swiglu(ctx: Ctx, prefix: string, x: string): string {
     spec("down_proj", config.intermediateSize, config.hiddenSize),
     ctx.weights,
   );
+}
+
+/** The classifier through a hook (e.g. quantized); a tied model's `lm_head.weight` is the embedding. */
+function hookedClassifier(ctx: Ctx, x: string, hook: LinearHook): string {
+  const tied = ctx.config.tieWordEmbeddings;
+  const weights: WeightProvider = (name) =>
+    ctx.weights(tied && name === "lm_head.weight" ? "model.embed_tokens.weight" : name);
+  const spec = {
+    prefix: "lm_head",
+    inFeatures: ctx.config.hiddenSize,
+    outFeatures: ctx.config.vocabSize,
+    hasBias: false,
+  };
+  return hook(ctx.g, x, spec, weights);
 }
 
 /** The classifier weight [vocab, hidden]: the embedding itself when tied, so it is stored once. */
