@@ -17,7 +17,8 @@ let loaded: LoadedCallers;
 let base: string;
 
 beforeAll(async () => {
-  loaded = await loadCallers(FIXTURE, { threads: 1, cache: false, lanes: 4 });
+  // "always": the fixture is so small that the cost policy would rightly never merge its steps.
+  loaded = await loadCallers(FIXTURE, { threads: 1, cache: false, lanes: 4, mergePolicy: "always" });
   // The fixtures have a 512-token context and byte-level vocabularies: the v2 prompt leaves room
   // for the reference client's default 32 tokens per head, so `/v1/function_call` serves v2 here.
   server = createServer({ model: loaded, modelName: "qwen3-tied", port: 0, concurrency: 4, format: "v2" });

@@ -3,7 +3,7 @@
  * its runtime, and for each prompt format a {@link CallerPool} of real-time callers (lanes) on it.
  */
 import { createRealtimeCaller, type LoadProgress, loadModel, type RealtimeCaller } from "@rtool/core";
-import { BatchedRuntime } from "./batching/batched-runtime";
+import { BatchedRuntime, type MergePolicy } from "./batching/batched-runtime";
 import { CallerPool } from "./batching/caller-pool";
 import type { LoadedModel, PromptFormat } from "./model-host";
 
@@ -20,6 +20,8 @@ export interface LoadCallersOptions {
   /** Loading stages, for a progress display. */
   onProgress?: (progress: LoadProgress) => void;
   onWarning?: (message: string) => void;
+  /** When concurrent steps share a forward pass; default "cost" (see {@link MergePolicy}). */
+  mergePolicy?: MergePolicy;
   /** Told after every forward pass: calls' steps merged, rows computed. */
   onPass?: (requests: number, rows: number) => void;
 }
@@ -46,7 +48,7 @@ export async function loadCallers(dir: string, options: LoadCallersOptions = {})
     onProgress: options.onProgress,
     onWarning: options.onWarning,
   });
-  const runtime = new BatchedRuntime(model.runtime, { onPass: options.onPass });
+  const runtime = new BatchedRuntime(model.runtime, { onPass: options.onPass, policy: options.mergePolicy });
   const lanes = options.lanes ?? 16;
   const cacheBytes = options.prefixCacheBytes ?? 256 * 1024 * 1024;
   const pool = async (format: PromptFormat) => {

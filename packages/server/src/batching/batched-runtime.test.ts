@@ -95,7 +95,7 @@ describe("mergeSteps", () => {
 
 describe("BatchedRuntime", () => {
   test("concurrent steps share forward passes and get their own results", async () => {
-    const batched = new BatchedRuntime(model.runtime);
+    const batched = new BatchedRuntime(model.runtime, { policy: "always" });
     const inputs: StepInput[] = Array.from({ length: 6 }, (_, i) => ({
       tokenIds: [10 + i, 20 + i],
       positions: [pasts[i % 2]!.length, pasts[i % 2]!.length + 1],
@@ -112,7 +112,7 @@ describe("BatchedRuntime", () => {
   });
 
   test("a bad step fails alone; its batch-mates still get their results", async () => {
-    const batched = new BatchedRuntime(model.runtime);
+    const batched = new BatchedRuntime(model.runtime, { policy: "always" });
     const good: StepInput = { tokenIds: [1, 2], positions: [0, 1], past: model.runtime.emptyKv() };
     const bad: StepInput = { tokenIds: [1, 2], positions: [0], past: model.runtime.emptyKv() };
     const [a, b] = await Promise.allSettled([batched.step(good), batched.step(bad)]);
@@ -122,7 +122,7 @@ describe("BatchedRuntime", () => {
 
   test("steps that arrive while a pass runs join the next one", async () => {
     let passes = 0;
-    const batched = new BatchedRuntime(model.runtime, { onPass: () => passes++ });
+    const batched = new BatchedRuntime(model.runtime, { policy: "always", onPass: () => passes++ });
     const first = batched.step({ tokenIds: [1], positions: [0], past: model.runtime.emptyKv() });
     await new Promise((resolve) => setImmediate(resolve)); // the first pass is running now
     const later = Array.from({ length: 4 }, (_, i) =>
@@ -130,5 +130,35 @@ describe("BatchedRuntime", () => {
     );
     await Promise.all([first, ...later]);
     expect(passes).toBe(2);
+  });
+
+  test("the cost policy merges cheap steps and keeps long-past steps apart", async () => {
+    const sizes: number[] = [];
+    const batched = new BatchedRuntime(model.runtime, { onPass: (requests) => sizes.push(requests) });
+    // Single tokens on an empty past: merging adds almost no attention, so all four share a pass.
+    await Promise.all(
+      [1, 2, 3, 4].map((t) => batched.step({ tokenIds: [t], positions: [0], past: model.runtime.emptyKv() })),
+    );
+    expect(sizes).toEqual([4]);
+    sizes.length = 0;
+    // Many rows over long pasts in a model this small: attention would cost more than the weights saved.
+    const long = (past: KvState): StepInput => ({
+      tokenIds: range(1, 12),
+      positions: range(past.length, 12),
+      past,
+    });
+    const prompt = range(0, 100).map((i) => (i * 7) % 90);
+    const { present } = await model.runtime.step({
+      tokenIds: prompt,
+      positions: range(0, 100),
+      past: model.runtime.emptyKv(),
+    });
+    sizes.length = 0;
+    await Promise.all([
+      batched.step(long(present)),
+      batched.step(long(present)),
+      batched.step(long(present)),
+    ]);
+    expect(sizes).toEqual([1, 1, 1]);
   });
 });
