@@ -45,7 +45,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--kv-heads", type=int, default=2)
     p.add_argument("--head-dim", type=int, default=64)
     p.add_argument("--rope-theta", type=float, default=10000.0)
-    p.add_argument("--steps", type=int, default=1500)
+    p.add_argument("--steps", type=int, default=6000)
     p.add_argument("--warmup", type=int, default=50)
     p.add_argument("--lr", type=float, default=1.5e-3)
     p.add_argument("--min-lr-ratio", type=float, default=0.05)
