@@ -9,7 +9,7 @@ import { buildQwenGraph, type LinearHook, type WeightProvider } from "./graph/qw
 import { saveModel } from "./graph/save-model";
 import { Model, type TextTokenizer } from "./model";
 import type { QwenConfig } from "./model/types";
-import { type QuantMode, quantizeOnLoadLinear } from "./quant/select";
+import { type QuantMode, quantizeOnLoadOptions } from "./quant/select";
 import { OrtDecoderRuntime } from "./runtime/ort-runtime";
 import { createSession, type ProviderRequest } from "./runtime/session";
 
@@ -42,7 +42,7 @@ export interface LoadModelOptions {
    * AWQ checkpoints are detected from config.json and need no option.
    */
   quant?: QuantMode;
-  /** Emits linear layers (custom quantized builds); overrides `quant`; default float32. */
+  /** Emits linear layers (custom quantized builds); overrides `quant`'s for them; default float32. */
   linear?: LinearHook;
   /** Distinguishes cache entries of graphs built differently from the same weights (e.g. "int8"). */
   cacheVariant?: string;
@@ -96,8 +96,9 @@ export async function createModelFromWeights<T extends TextTokenizer | undefined
   tokenizer?: T,
   options: LoadModelOptions = {},
 ): Promise<Model<T>> {
-  const linear = options.linear ?? quantizeOnLoadLinear(options.quant);
-  const graph = buildQwenGraph(config, weights, { linear });
+  const graphOptions = quantizeOnLoadOptions(options.quant);
+  if (options.linear) graphOptions.linear = options.linear;
+  const graph = buildQwenGraph(config, weights, graphOptions);
   const runtime = await runtimeForGraph(config, graph, options);
   return new Model(runtime, tokenizer as T);
 }

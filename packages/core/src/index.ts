@@ -179,6 +179,11 @@ export {
   type NBits,
 } from "./quant/matmul-nbits";
 export {
+  type RandomQuantizedOptions,
+  randomMatMulNBits,
+  randomQuantizedLinear,
+} from "./quant/random-quantized";
+export {
   quantizeRoundToNearest,
   type RoundToNearestOptions,
   roundToNearestLinear,
@@ -188,7 +193,7 @@ export {
   QUANT_MODES,
   type QuantizationPlan,
   type QuantMode,
-  quantizeOnLoadLinear,
+  quantizeOnLoadOptions,
 } from "./quant/select";
 export { physicalCoreCount } from "./runtime/cpu-cores";
 export {

@@ -31,8 +31,9 @@ function buildFromDir(
   try {
     checkQwenWeights(config, source, { checkLinear: quant.checkLinear });
     options.onProgress?.({ stage: "build-graph", dir });
-    const linear = options.linear ?? quant.linearFor(source);
-    return buildQwenGraph(config, weightProviderOf(source), { linear });
+    const graphOptions = quant.graphOptionsFor(source);
+    if (options.linear) graphOptions.linear = options.linear;
+    return buildQwenGraph(config, weightProviderOf(source), graphOptions);
   } finally {
     source.close();
   }

@@ -13,9 +13,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as ort from "onnxruntime-node";
-import { tinyQwen2 } from "../../test/tiny-configs";
+import { tinyQwen2, tinyQwen3 } from "../../test/tiny-configs";
 import { createModelFromWeights, type LoadProgress } from "../create-model";
 import { graphCacheKey } from "../graph/graph-cache";
+import { buildQwenGraph } from "../graph/qwen";
 import { randomQwenWeights } from "../graph/random-weights";
 import { loadModel } from "../load-model";
 import { TensorMissingError, TensorShapeError } from "../model/errors";
@@ -23,13 +24,13 @@ import { SafetensorsFile } from "../model/safetensors";
 import { writeSafetensors } from "../model/safetensors-writer";
 import { ProviderUnavailableError } from "../runtime/errors";
 import { UnsupportedQuantizationError } from "./errors";
-import { planQuantization } from "./select";
+import { planQuantization, quantizeOnLoadOptions } from "./select";
 
 const fixtures = join(import.meta.dir, "../../test/fixtures");
 const FLOAT_FIXTURES = ["qwen2-gqa", "qwen3-tied", "qwen3-bf16", "qwen2-f16", "qwen3-sharded"];
 const cudaInstalled = ort.listSupportedBackends().some((b) => b.name === "cuda" && b.bundled);
 
-/** Largest |logit - golden| measured on these fixtures was 0.23 (int8) and 2.2 (int4). */
+/** Largest |logit - golden| measured on these fixtures was 0.26 (int8) and 2.2 (int4), int8 classifier. */
 const INT8_LOGIT_TOLERANCE = 0.3;
 const INT4_LOGIT_TOLERANCE = 2.5;
 
@@ -140,6 +141,19 @@ describe("quantize float checkpoints on load", () => {
     );
     expect(variants[0]).toBe("fp32"); // the float graph keeps the key it always had
     expect(new Set(variants.map((variant) => graphCacheKey(dir, variant))).size).toBe(3);
+  });
+
+  test("int4 graphs: every projection and the tied classifier are MatMulNBits, the embedding stays float", () => {
+    const graph = buildQwenGraph(tinyQwen3, randomQwenWeights(tinyQwen3, 2), quantizeOnLoadOptions("int4"));
+    const ops = graph.nodes.map((n) => n.opType);
+    expect(ops.filter((op) => op === "MatMulNBits")).toHaveLength(tinyQwen3.numLayers * 7 + 1);
+    expect(ops).not.toContain("Gemm");
+    const bits = graph.nodes
+      .filter((n) => n.opType === "MatMulNBits")
+      .map((n) => n.attribute?.find((a) => a.name === "bits")?.i);
+    expect(bits.at(-1)).toBe(8); // classifier int8
+    expect(bits.slice(0, -1).every((b) => b === 4)).toBe(true);
+    expect(graph.initializers.filter((i) => i.name === "model.embed_tokens.weight")).toHaveLength(1);
   });
 
   test("createModelFromWeights takes quant too (random weights, as the benchmarks use)", async () => {

@@ -3,7 +3,7 @@
  * from config.json), or float weights quantized on load (`quant: "int8" | "int4"`). One place
  * decides, so `loadModel`, `createModelFromWeights` and the graph cache agree.
  */
-import type { LinearHook } from "../graph/qwen";
+import type { QwenGraphOptions } from "../graph/qwen";
 import type { LinearTensorCheck } from "../model/qwen-weights";
 import type { QwenConfig, WeightSource } from "../model/types";
 import { awqLinear, checkAwqLinear, parseAwqConfig } from "./awq";
@@ -18,7 +18,7 @@ export type QuantMode = "none" | "int8" | "int4";
 export const QUANT_MODES: readonly QuantMode[] = ["none", "int8", "int4"];
 
 /** Bumped whenever a quantized layout or its kernels' settings change, so cached graphs are rebuilt. */
-export const QUANT_LAYOUT_VERSION = 1;
+export const QUANT_LAYOUT_VERSION = 2;
 
 /** How a model's linear layers are built. */
 export interface QuantizationPlan {
@@ -28,8 +28,8 @@ export interface QuantizationPlan {
   cacheVariant: string;
   /** Replaces the float check of linear tensors (AWQ packed tensors), when needed. */
   checkLinear?: LinearTensorCheck;
-  /** The linear hook for a checkpoint's weights; undefined means float32. */
-  linearFor(source: WeightSource): LinearHook | undefined;
+  /** Graph options (linear and classifier hooks) for a checkpoint's weights; empty means float32. */
+  graphOptionsFor(source: WeightSource): QwenGraphOptions;
 }
 
 /** Throws unless `quant` is one of {@link QUANT_MODES}. */
@@ -43,12 +43,22 @@ export function checkQuantMode(quant: unknown, file = "options"): asserts quant 
   }
 }
 
-/** The hook that quantizes float weights on load for `quant`, or undefined for "none". */
-export function quantizeOnLoadLinear(quant: QuantMode | undefined): LinearHook | undefined {
+/**
+ * Graph options that quantize float weights on load for `quant`: linear layers to int8 or int4,
+ * and the classifier to int8 in both modes (at the 0.5B shape the float32 classifier is 70% of an
+ * int4 step's bytes; int8 keeps its logits close, where int4 would add error to every token).
+ * Empty for "none".
+ *
+ * @example
+ * ```ts
+ * const graph = buildQwenGraph(config, weights, quantizeOnLoadOptions("int4"));
+ * ```
+ */
+export function quantizeOnLoadOptions(quant: QuantMode | undefined): QwenGraphOptions {
   checkQuantMode(quant);
-  if (quant === "int8") return int8Linear();
-  if (quant === "int4") return int4Linear();
-  return undefined;
+  if (quant === "int8") return { linear: int8Linear(), classifier: int8Linear() };
+  if (quant === "int4") return { linear: int4Linear(), classifier: int8Linear() };
+  return {};
 }
 
 /**
@@ -82,17 +92,17 @@ export function planQuantization(
       kind: "awq",
       cacheVariant: `awq-g${awq.groupSize}-v${QUANT_LAYOUT_VERSION}`,
       checkLinear: checkAwqLinear(awq),
-      linearFor: (source) => awqLinear(source, awq),
+      // the classifier stays as stored (AWQ keeps lm_head in fp16), so logits match the checkpoint
+      graphOptionsFor: (source) => ({ linear: awqLinear(source, awq) }),
     };
   }
   if (quant === "int8" || quant === "int4") {
     const blockSize = quant === "int8" ? INT8_BLOCK_SIZE : INT4_BLOCK_SIZE;
-    const hook = quantizeOnLoadLinear(quant);
     return {
       kind: quant,
-      cacheVariant: `${quant}-rtn-b${blockSize}-v${QUANT_LAYOUT_VERSION}`,
-      linearFor: () => hook,
+      cacheVariant: `${quant}-rtn-b${blockSize}-classifier-int8-b${INT8_BLOCK_SIZE}-v${QUANT_LAYOUT_VERSION}`,
+      graphOptionsFor: () => quantizeOnLoadOptions(quant),
     };
   }
-  return { kind: "fp32", cacheVariant: "fp32", linearFor: () => undefined };
+  return { kind: "fp32", cacheVariant: "fp32", graphOptionsFor: () => ({}) };
 }
