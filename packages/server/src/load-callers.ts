@@ -11,6 +11,8 @@ import type { LoadedModel, PromptFormat } from "./model-host";
 export interface LoadCallersOptions {
   provider?: "cpu" | "cuda" | "auto";
   threads?: number;
+  /** Quantize float weights on load; default "none" (AWQ checkpoints load as they are). */
+  quant?: "none" | "int8" | "int4";
   /** Keep the built graph in the on-disk cache; default true. */
   cache?: boolean;
   /** Callers per format, i.e. calls decoded at once; default 16 (match the server's concurrency). */
@@ -45,6 +47,7 @@ export async function loadCallers(dir: string, options: LoadCallersOptions = {})
     provider: options.provider,
     threads: options.threads,
     cache: options.cache,
+    quant: options.quant,
     onProgress: options.onProgress,
     onWarning: options.onWarning,
   });

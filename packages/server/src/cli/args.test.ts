@@ -86,7 +86,7 @@ describe("parseCliArgs", () => {
   const bad: [string[], string | null][] = [
     [["--provider", "tpu"], "--provider"],
     [["--format", "v3"], "--format"],
-    [["--quant", "int4"], "--quant"],
+    [["--quant", "int3"], "--quant"],
     [["--port", "70000"], "--port"],
     [["--port", "abc"], "--port"],
     [["--threads", "0"], "--threads"],

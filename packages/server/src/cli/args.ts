@@ -22,7 +22,7 @@ export interface ServeArgs {
   /** A model directory, or "rt-tiny" for the embedded model. */
   model: string;
   provider: "cpu" | "cuda" | "auto";
-  quant: "none" | "int8";
+  quant: "none" | "int8" | "int4";
   port: number;
   host: string;
   threads?: number;
@@ -56,7 +56,7 @@ Usage:
 Options:
   --model DIR|rt-tiny      model directory (config.json, model.safetensors, tokenizer.json); default rt-tiny
   --provider cpu|cuda|auto execution provider; default cpu
-  --quant none|int8        weight quantization; default none
+  --quant none|int8|int4   quantize float weights on load; default none (AWQ checkpoints load as they are)
   --port N                 port; default 8899 (0 picks a free one)
   --host [ADDR]            interface to bind; default 127.0.0.1; --host alone binds 0.0.0.0
   --threads N              ONNX Runtime intra-op threads; default the physical cores
@@ -140,7 +140,7 @@ export function parseCliArgs(argv: readonly string[], env: Record<string, string
     command: "serve",
     model: values.model ?? "rt-tiny",
     provider: oneOf("--provider", values.provider ?? "cpu", ["cpu", "cuda", "auto"] as const),
-    quant: oneOf("--quant", values.quant ?? "none", ["none", "int8"] as const),
+    quant: oneOf("--quant", values.quant ?? "none", ["none", "int8", "int4"] as const),
     port: integer("--port", values.port, 0, 65535) ?? 8899,
     host: values.host ?? "127.0.0.1",
     threads: integer("--threads", values.threads, 1, 1024),

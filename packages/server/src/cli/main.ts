@@ -69,12 +69,6 @@ async function pull(args: PullArgs): Promise<ExitCode> {
 }
 
 async function serve(args: ServeArgs): Promise<ExitCode> {
-  if (args.quant === "int8") {
-    console.error(
-      "rtool-server: --quant int8: this build of @rtool/core has no INT8 weight loader yet; use --quant none",
-    );
-    return 2;
-  }
   let dir: string;
   try {
     dir = await resolveModelDir(args.model);
@@ -87,6 +81,7 @@ async function serve(args: ServeArgs): Promise<ExitCode> {
   const loading = loadCallers(dir, {
     provider: args.provider,
     threads: args.threads,
+    quant: args.quant,
     lanes: args.concurrency,
     onProgress: (p) => progress.update(p),
     onWarning: (message) => console.error(`rtool-server: ${message}`),
