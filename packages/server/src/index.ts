@@ -5,7 +5,14 @@
  */
 export { VERSION } from "@rtool/core";
 export { type AppOptions, createApp, ROUTES } from "./app";
+export {
+  BatchedRuntime,
+  type BatchedRuntimeOptions,
+  type MergePolicy,
+  mergeSteps,
+} from "./batching/batched-runtime";
 export { CallQueue, type CallQueueOptions, QueueClosedError, QueueFullError } from "./batching/call-queue";
+export { CallerPool } from "./batching/caller-pool";
 export type {
   Caller,
   CallerCacheStats,
@@ -15,10 +22,14 @@ export type {
   CallerResult,
   CallerTimings,
 } from "./caller";
+export { runCli } from "./cli/main";
+export { PullError, type PullOptions, type PullResult, pullModel } from "./cli/pull";
 export type { ServerDeps } from "./deps";
 export { ApiError, type ApiErrorCode, type FieldIssue } from "./http/api-error";
+export { type LoadCallersOptions, type LoadedCallers, loadCallers } from "./load-callers";
 export { createMetrics, type ServerMetrics } from "./metrics";
 export { type LoadedModel, ModelHost, type ModelState, type PromptFormat } from "./model-host";
+export { EMBEDDED_MODEL, ModelSourceError, resolveModelDir } from "./model-source";
 export { openApiDocument } from "./routes/openapi";
 export {
   type FunctionCallReply,
