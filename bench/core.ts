@@ -80,20 +80,24 @@ async function measureShape(name: string, config: QwenConfig, bandwidthGBs: numb
     decodeStep: {
       pastTokens: PAST,
       medianMs: step1.medianMs,
+      minMs: step1.minMs,
       p90Ms: step1.p90Ms,
       tokensPerSecond: 1000 / step1.medianMs,
       boundMs: Math.max(cost1.weightBytes / (bandwidthGBs * 1e6), cost1.flops / (peakGflops * 1e6)),
       rooflineRatio: rooflineRatio(step1.medianMs, cost1, bandwidthGBs, peakGflops),
+      bestRooflineRatio: rooflineRatio(step1.minMs, cost1, bandwidthGBs, peakGflops),
     },
     batchStep: {
       tokens: BATCH,
       medianMs: stepBatch.medianMs,
+      minMs: stepBatch.minMs,
       vsSingle: stepBatch.medianMs / step1.medianMs,
       rooflineRatio: rooflineRatio(stepBatch.medianMs, costBatch, bandwidthGBs, peakGflops),
     },
     prefill: {
       tokens: PREFILL,
       medianMs: prefill.medianMs,
+      minMs: prefill.minMs,
       tokensPerSecond: (PREFILL * 1000) / prefill.medianMs,
       gflops: costPrefill.flops / (prefill.medianMs * 1e6),
       rooflineRatio: rooflineRatio(prefill.medianMs, costPrefill, bandwidthGBs, peakGflops),
@@ -109,7 +113,10 @@ async function main() {
     `rtool ${VERSION} bench:core — ${physicalCoreCount()} physical cores, load average ${fmt(loadBefore)}`,
   );
   const probe = await probeMachine();
-  console.log(`bandwidth ${fmt(probe.bandwidthGBs, 1)} GB/s, peak ${fmt(probe.peakGflops, 1)} GFLOP/s`);
+  console.log(
+    `bandwidth ${fmt(probe.bandwidthGBs, 1)} GB/s (median run ${fmt(probe.medianBandwidthGBs, 1)}), ` +
+      `peak ${fmt(probe.peakGflops, 1)} GFLOP/s (median run ${fmt(probe.medianPeakGflops, 1)})`,
+  );
   const shapes = [];
   for (const [name, config] of Object.entries(BENCH_SHAPES)) {
     shapes.push(await measureShape(name, config, probe.bandwidthGBs, probe.peakGflops));
@@ -126,6 +133,8 @@ async function main() {
     },
     bandwidthGBs: probe.bandwidthGBs,
     peakGflops: probe.peakGflops,
+    medianBandwidthGBs: probe.medianBandwidthGBs,
+    medianPeakGflops: probe.medianPeakGflops,
     probes: { bandwidth: probe.bandwidthTiming, peak: probe.peakTiming },
     shapes: Object.fromEntries(shapes.map((s) => [s.name, s])),
   };
@@ -140,8 +149,10 @@ async function main() {
           "weights MB": fmt(s.weightMB, 0),
           "load s": fmt(s.loadMs / 1000, 1),
           "step ms": fmt(s.decodeStep.medianMs),
+          "best step ms": fmt(s.decodeStep.minMs),
           "bound ms": fmt(s.decodeStep.boundMs),
           "step/roofline": fmt(s.decodeStep.rooflineRatio),
+          "best/roofline": fmt(s.decodeStep.bestRooflineRatio),
           [`step x${BATCH} ms`]: fmt(s.batchStep.medianMs),
           [`x${BATCH}/x1`]: fmt(s.batchStep.vsSingle),
           "prefill tok/s": fmt(s.prefill.tokensPerSecond, 0),
