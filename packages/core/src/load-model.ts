@@ -3,7 +3,7 @@
  */
 import { join } from "node:path";
 import { type LoadModelOptions, runtimeForGraph } from "./create-model";
-import { findCachedGraph, graphCacheKey, storeCachedGraph } from "./graph/graph-cache";
+import { findCachedGraph, graphCacheKey, removeCachedGraph, storeCachedGraph } from "./graph/graph-cache";
 import type { GraphBuilder } from "./graph/onnx-builder";
 import { buildQwenGraph, type WeightProvider } from "./graph/qwen";
 import { saveModel } from "./graph/save-model";
@@ -13,9 +13,22 @@ import { checkQwenWeights } from "./model/qwen-weights";
 import type { QwenConfig, WeightSource } from "./model/types";
 import { openWeights } from "./model/weights";
 import { planQuantization, type QuantizationPlan } from "./quant/select";
+import { SessionCreateError } from "./runtime/errors";
 import { OrtDecoderRuntime } from "./runtime/ort-runtime";
 import { checkProviderRequest, createSession } from "./runtime/session";
 import { loadTokenizer, type RtoolTokenizer } from "./tokenizer";
+
+/** The runtime for a graph file (cached), reporting the model directory it belongs to. */
+async function runtimeForFile(config: QwenConfig, dir: string, path: string, options: LoadModelOptions) {
+  options.onProgress?.({ stage: "create-session", dir, path });
+  const { session, provider } = await createSession(path, {
+    provider: options.provider,
+    threads: options.threads,
+    spinning: options.spinning,
+    onWarning: options.onWarning,
+  });
+  return new OrtDecoderRuntime(config, session, provider);
+}
 
 function weightProviderOf(source: WeightSource): WeightProvider {
   return (name) => ({ data: source.readFloat32(name), shape: [...(source.tensors.get(name)?.shape ?? [])] });
@@ -62,24 +75,35 @@ export async function loadModel(dir: string, options: LoadModelOptions = {}): Pr
   if (options.cache ?? true) {
     const variant = options.cacheVariant ?? (options.linear ? "custom-linear" : quant.cacheVariant);
     const key = graphCacheKey(dir, variant);
-    let path = findCachedGraph(key);
-    if (path) {
-      options.onProgress?.({ stage: "graph-cache-hit", dir, path });
-    } else {
-      const graph = buildFromDir(dir, config, options, quant);
+    const warn = options.onWarning ?? console.warn;
+    const cached = findCachedGraph(key);
+    if (cached) {
+      options.onProgress?.({ stage: "graph-cache-hit", dir, path: cached });
+      try {
+        return new Model(await runtimeForFile(config, dir, cached, options), tokenizer);
+      } catch (error) {
+        if (!(error instanceof SessionCreateError)) throw error;
+        // a damaged entry (truncated by a full disk, edited by hand): drop it and rebuild
+        warn(`rtool: cached graph ${cached} could not be loaded (${error.reason}); rebuilding it`);
+        removeCachedGraph(key);
+      }
+    }
+    const graph = buildFromDir(dir, config, options, quant);
+    let path: string | undefined;
+    try {
       path = storeCachedGraph(key, (staging) => {
         options.onProgress?.({ stage: "write-graph", dir, path: staging });
         saveModel(graph, join(staging, "model.onnx"));
       });
+    } catch (error) {
+      // an unwritable cache (read-only home, full disk) must not stop the model from loading
+      warn(
+        `rtool: could not write the graph cache (${error instanceof Error ? error.message : error}); continuing without it`,
+      );
     }
-    options.onProgress?.({ stage: "create-session", dir, path });
-    const { session, provider } = await createSession(path, {
-      provider: options.provider,
-      threads: options.threads,
-      spinning: options.spinning,
-      onWarning: options.onWarning,
-    });
-    return new Model(new OrtDecoderRuntime(config, session, provider), tokenizer);
+    if (path) return new Model(await runtimeForFile(config, dir, path, options), tokenizer);
+    options.onProgress?.({ stage: "create-session", dir });
+    return new Model(await runtimeForGraph(config, graph, options), tokenizer);
   }
   const graph = buildFromDir(dir, config, options, quant);
   options.onProgress?.({ stage: "create-session", dir });

@@ -128,3 +128,40 @@ describe("loadModel errors", () => {
     expect(error.message).toContain("CUDA 12");
   });
 });
+
+describe("graph cache failures do not stop a load", () => {
+  test("a damaged cache entry is rebuilt with a warning", async () => {
+    const dir = join(fixtures, "qwen2-f16");
+    const first = await loadModel(dir, { threads: 1 });
+    await first.dispose();
+    const path = join(cacheDir, graphCacheKey(dir, "fp32"), "model.onnx");
+    writeFileSync(path, "not an onnx model");
+    const warnings: string[] = [];
+    const model = await loadModel(dir, { threads: 1, onWarning: (m) => warnings.push(m) });
+    expect(warnings.join("\n")).toContain("rebuilding");
+    const g = golden("qwen2-f16");
+    expect(maxAbsDiff((await model.forward(g.input_ids)).logits, g.logits_last)).toBeLessThanOrEqual(1e-4);
+    await model.dispose();
+    expect(readFileSync(path).byteLength).toBeGreaterThan(100);
+  });
+
+  test("an unwritable cache location loads without the cache, with a warning", async () => {
+    const blocker = join(work, "not-a-dir");
+    writeFileSync(blocker, "a file where the cache directory should be");
+    const before = process.env.RTOOL_CACHE_DIR;
+    process.env.RTOOL_CACHE_DIR = join(blocker, "cache");
+    try {
+      const warnings: string[] = [];
+      const model = await loadModel(join(fixtures, "qwen3-tied"), {
+        threads: 1,
+        onWarning: (m) => warnings.push(m),
+      });
+      expect(warnings.join("\n")).toContain("could not write the graph cache");
+      const g = golden("qwen3-tied");
+      expect(maxAbsDiff((await model.forward(g.input_ids)).logits, g.logits_last)).toBeLessThanOrEqual(1e-4);
+      await model.dispose();
+    } finally {
+      process.env.RTOOL_CACHE_DIR = before;
+    }
+  });
+});
