@@ -13,6 +13,14 @@ test("the build gives an ESM bundle with phaser external, and bun pm pack ships 
   expect(bundle).toMatch(/^import \w+ from "phaser";$/m);
   expect(bundle).toContain("export {");
   expect(bundle).not.toContain("bun:test");
+  // The headless entry (and the chunk it shares with index.js) must load without Phaser.
+  const headless = await Bun.file(join(root, "dist/headless.js")).text();
+  expect(headless).not.toContain('from "phaser"');
+  const node = Bun.spawnSync(
+    ["node", "--input-type=module", "-e", 'const m = await import("./dist/headless.js"); console.log(typeof m.RtoolClient)'],
+    { cwd: root, stdout: "pipe", stderr: "pipe" },
+  );
+  expect(node.stdout.toString().trim()).toBe("function");
 
   const pack = Bun.spawnSync(["bun", "pm", "pack", "--dry-run"], {
     cwd: root,
@@ -25,6 +33,8 @@ test("the build gives an ESM bundle with phaser external, and bun pm pack ships 
   expect(files).toContain("README.md");
   expect(files).toContain("dist/index.js");
   expect(files).toContain("dist/index.d.ts");
+  expect(files).toContain("dist/headless.js");
+  expect(files).toContain("dist/headless.d.ts");
   expect(files).toContain("dist/plugin.d.ts");
   expect(files.filter((f) => /test|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
   expect(files.every((f) => f === "package.json" || f === "README.md" || f.startsWith("dist/"))).toBe(true);
@@ -38,4 +48,5 @@ test("the build gives an ESM bundle with phaser external, and bun pm pack ships 
   expect(manifest.dependencies?.phaser).toBeUndefined();
   expect(manifest.exports["."].types).toBe("./dist/index.d.ts");
   expect(manifest.exports["."].import).toBe("./dist/index.js");
+  expect(manifest.exports["./headless"].types).toBe("./dist/headless.d.ts");
 }, 120_000);

@@ -33,6 +33,10 @@ export interface ArenaSnapshot {
   game: Record<string, unknown> | null;
 }
 
+function shorten(message: string): string {
+  return message.length > 60 ? `${message.slice(0, 57)}…` : message;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object") {
     for (const child of Object.values(value as Record<string, unknown>)) deepFreeze(child);
@@ -103,7 +107,7 @@ export class ArenaHub {
           event.status === "online"
             ? "server online"
             : event.status === "offline"
-              ? `server offline, retry in ${(event.retryInMs / 1000).toFixed(1)} s`
+              ? `server unavailable (${shorten(event.message)}), retry in ${(event.retryInMs / 1000).toFixed(1)} s`
               : "connecting…";
         this.hud.setStatus(event.status, detail);
       }),

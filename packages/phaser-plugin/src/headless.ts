@@ -1,0 +1,65 @@
+/**
+ * `@rtool/phaser-plugin/headless`: the plugin's engine without Phaser (client, transport,
+ * validation, back-off), for Node or Bun programs, workers and tests that drive agents
+ * themselves with `client.update()`.
+ * @packageDocumentation
+ */
+
+export type { AgentSpec, AgentStats, CommandOutcome, RequestSource } from "./agent";
+export { Backoff, type BackoffOptions } from "./backoff";
+export type {
+  Agent,
+  HandlerResult,
+  RtoolClientOptions,
+  ToolContext,
+  ToolHandler,
+  ToolOptions,
+} from "./client";
+export { RtoolClient } from "./client";
+export type {
+  CallEvent,
+  DroppedEvent,
+  DropReason,
+  ErrorEvent,
+  HeadEvent,
+  LatencyEvent,
+  RejectedEvent,
+  RtoolEvents,
+  ServerStatus,
+  StatusEvent,
+} from "./events";
+export { historyEntry } from "./history-entry";
+export { RateMeter } from "./rate-meter";
+export { type SseEvent, SseParser } from "./sse-parser";
+export {
+  type FunctionDefinition,
+  type FunctionTool,
+  MAX_PARAMETERS,
+  normalizeTool,
+  type ParameterSchema,
+  type ParametersSchema,
+  type ParameterType,
+  type ToolDefinition,
+  ToolDefinitionError,
+} from "./tool-schema";
+export {
+  type CallReply,
+  type CallRequest,
+  createHttpTransport,
+  type HeadUpdate,
+  type HttpTransportOptions,
+  type PromptFormat,
+  RequestRejectedError,
+  type SendOptions,
+  type ServerIssue,
+  ServerUnavailableError,
+  type Transport,
+} from "./transport";
+export { TypedEvents } from "./typed-events";
+export {
+  type CallArgs,
+  type CallRejection,
+  type RejectionCode,
+  type ValidCall,
+  validateCall,
+} from "./validate-call";
