@@ -32,6 +32,12 @@ export interface RealtimeCallerOptions {
   format: PromptFormat;
   /** Bytes of KV the prefix cache may hold; default 256 MiB; 0 turns the cache off. */
   prefixCacheBytes?: number;
+  /**
+   * A prefix cache to use instead of a new one, e.g. one cache shared by several callers on the
+   * same runtime (cache operations are synchronous and cached KV is never mutated, so sharing is
+   * safe). `prefixCacheBytes` is then ignored.
+   */
+  prefixCache?: PrefixCache;
   /** Hold heads to the tools' schemas (default true). */
   constrained?: boolean;
   /** Emit tokens a constraint forces without forward passes (default true). */
@@ -42,8 +48,8 @@ export interface RealtimeCallerOptions {
 export interface CallRequest {
   /** The command, e.g. "Amiya, use your second skill". */
   query: string;
-  /** OpenAI-style function tools (or `normalizeTools` output); at most 6 parameters each. */
-  tools: readonly (ToolInput | ToolSpec)[];
+  /** OpenAI-style function tools (or `normalizeTools` output); at most 6 parameters each. Validated. */
+  tools: readonly (ToolInput | ToolSpec)[] | readonly unknown[];
   /** Lines describing the world now. */
   environment?: readonly string[];
   /** Earlier calls, oldest first; the last 6 reach the prompt. */
@@ -158,7 +164,9 @@ export class RealtimeCaller {
     this.format = options.format;
     this.constrained = options.constrained ?? true;
     this.skipForcedTokens = options.skipForcedTokens ?? true;
-    this.cache = cacheBytes > 0 ? new PrefixCache(model.runtime, { maxBytes: cacheBytes }) : null;
+    this.cache =
+      options.prefixCache ??
+      (cacheBytes > 0 ? new PrefixCache(model.runtime, { maxBytes: cacheBytes }) : null);
     this.vocab = new VocabIndex(model.tokenizer);
   }
 
@@ -190,7 +198,7 @@ export class RealtimeCaller {
    * with these tools only prefills its user turn.
    */
   async warmUp(request: Pick<CallRequest, "tools" | "system">): Promise<{ tokens: number; ms: number }> {
-    const tools = normalizeTools(request.tools as unknown[]);
+    const tools = normalizeTools(request.tools);
     const ids = this.model.tokenizer.encode(systemPrefix(this.format, { tools, system: request.system }));
     return this.queue.run(async () => {
       const started = performance.now();

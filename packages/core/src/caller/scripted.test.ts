@@ -4,6 +4,7 @@
  * exactly as it is by the constraints, and forced tokens only save forward passes.
  */
 import { describe, expect, test } from "bun:test";
+import { PrefixCache } from "../decode/prefix-cache";
 import { HashRuntime, ListVocab } from "../decode/testing/hash-runtime";
 import { createRealtimeCaller } from "./realtime-caller";
 
@@ -110,5 +111,36 @@ describe("constraints leave a valid output alone", () => {
     expect(held.function).toBe("move");
     expect(held.args.unit_id).toBe("Amiya");
     expect(["north", "south"]).toContain(held.args.target as string);
+  });
+});
+
+describe("prefix cache", () => {
+  test("callers on one runtime can share one cache", async () => {
+    const model = scriptedModel({ function: "move</function>", arg1: "Amiya</arg1>", arg2: " north</arg2>" });
+    const cache = new PrefixCache(model.runtime, { maxBytes: 1 << 24 });
+    const first = await createRealtimeCaller(model, { format: "v2", prefixCache: cache });
+    const second = await createRealtimeCaller(model, { format: "v2", prefixCache: cache });
+    const a = await first.call(request);
+    const b = await second.call(request);
+    expect(a.timings.cachedPrefixTokens).toBe(0);
+    expect(b.timings.cachedPrefixTokens).toBe(b.timings.promptTokens);
+    expect(b.heads).toEqual(a.heads);
+    expect(second.cacheStats()).toEqual(first.cacheStats());
+  });
+
+  test("warmUp prefills the system turn, so a call only prefills its user turn", async () => {
+    const rt = await createRealtimeCaller(scriptedModel({ function: "move</function>" }), { format: "v2" });
+    const { tokens } = await rt.warmUp({ tools, system: "Game." });
+    const result = await rt.call(request);
+    expect(result.timings.cachedPrefixTokens).toBe(tokens);
+    expect(rt.cacheStats()).toMatchObject({ hits: 1, entries: 2 });
+  });
+
+  test("prefixCacheBytes 0 turns the cache off", async () => {
+    const rt = await createRealtimeCaller(scriptedModel({}), { format: "v2", prefixCacheBytes: 0 });
+    await rt.call(request);
+    const again = await rt.call(request);
+    expect(again.timings.cachedPrefixTokens).toBe(0);
+    expect(rt.cacheStats().entries).toBe(0);
   });
 });
