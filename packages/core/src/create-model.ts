@@ -14,7 +14,7 @@ import { OrtDecoderRuntime } from "./runtime/ort-runtime";
 import { createSession, type ProviderRequest } from "./runtime/session";
 
 /** Graphs with more initializer bytes than this are handed to ONNX Runtime as files, not bytes. */
-const IN_MEMORY_GRAPH_LIMIT = 1 << 30;
+export const IN_MEMORY_GRAPH_LIMIT = 1 << 30;
 
 /** Where `loadModel` is, for progress displays (e.g. the server's progress bar). */
 export interface LoadProgress {
@@ -57,6 +57,7 @@ export async function runtimeForGraph(
   config: QwenConfig,
   graph: GraphBuilder,
   options: LoadModelOptions = {},
+  inMemoryLimit = IN_MEMORY_GRAPH_LIMIT,
 ): Promise<OrtDecoderRuntime> {
   const sessionOptions = {
     provider: options.provider,
@@ -64,7 +65,7 @@ export async function runtimeForGraph(
     spinning: options.spinning,
     onWarning: options.onWarning,
   };
-  if (graph.initializerBytes() <= IN_MEMORY_GRAPH_LIMIT) {
+  if (graph.initializerBytes() <= inMemoryLimit) {
     const { session, provider } = await createSession(graph.serialize(), sessionOptions);
     return new OrtDecoderRuntime(config, session, provider);
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createModelFromWeights } from "../src/create-model";
+import { createModelFromWeights, runtimeForGraph } from "../src/create-model";
+import { buildQwenGraph } from "../src/graph/qwen";
 import { randomQwenWeights } from "../src/graph/random-weights";
 import type { Model } from "../src/model";
 import { StepInputError } from "../src/runtime/errors";
@@ -150,3 +151,16 @@ for (const config of [tinyQwen2, tinyQwen3]) {
     });
   });
 }
+
+test("a graph above the in-memory limit goes through an external-data file and gives the same logits", async () => {
+  const config = tinyQwen2;
+  const weights = randomQwenWeights(config, 5);
+  const inMemory = await runtimeForGraph(config, buildQwenGraph(config, weights), { threads: 1 });
+  const viaFile = await runtimeForGraph(config, buildQwenGraph(config, weights), { threads: 1 }, 0);
+  const input = { tokenIds: prompt, positions: range(0, prompt.length), past: inMemory.emptyKv() };
+  const a = await inMemory.step(input);
+  const b = await viaFile.step(input);
+  expect(maxAbsDiff(a.logits, b.logits)).toBe(0);
+  await inMemory.dispose();
+  await viaFile.dispose();
+});
