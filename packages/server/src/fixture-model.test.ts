@@ -192,6 +192,8 @@ describe("cross-request batching", () => {
     const passes = loaded.runtime.counters.passes - before.passes;
     const steps = loaded.runtime.counters.steps - before.steps;
     expect(passes).toBeLessThan(steps);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/rtool_forward_passes [1-9]/);
     together.forEach((reply, i) => {
       expect(reply.heads).toEqual(alone[i]!.heads);
       expect(reply.args).toEqual(alone[i]!.args);

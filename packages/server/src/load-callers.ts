@@ -72,6 +72,7 @@ export async function loadCallers(dir: string, options: LoadCallersOptions = {})
     pools,
     runtime,
     provider: runtime.provider,
+    batchStats: () => ({ ...runtime.counters }),
     dispose: () => model.dispose(),
   };
 }

@@ -16,6 +16,8 @@ export interface ServerMetrics {
   observeCall(heads: number, steps: number, cachedPrefixTokens: number): void;
   /** Where `/metrics` reads the prefix-cache counters from (the loaded callers). */
   setCacheStatsSource(source: () => CallerCacheStats | null): void;
+  /** Where `/metrics` reads forward passes and the steps they served from. */
+  setBatchStatsSource(source: () => { passes: number; steps: number } | null): void;
 }
 
 /**
@@ -31,6 +33,7 @@ export interface ServerMetrics {
 export function createMetrics(): ServerMetrics {
   const registry = new Registry();
   let cacheSource: () => CallerCacheStats | null = () => null;
+  let batchSource: () => { passes: number; steps: number } | null = () => null;
 
   const requests = new Counter({
     name: "rtool_http_requests_total",
@@ -102,6 +105,23 @@ export function createMetrics(): ServerMetrics {
   cacheGauge("rtool_prefix_cache_tokens", "Tokens held in the prefix cache.", (s) => s.cachedTokens);
   cacheGauge("rtool_prefix_cache_bytes", "Bytes held in the prefix cache.", (s) => s.bytes);
 
+  new Gauge({
+    name: "rtool_forward_passes",
+    help: "Forward passes run (since start).",
+    registers: [registry],
+    collect() {
+      this.set(batchSource()?.passes ?? 0);
+    },
+  });
+  new Gauge({
+    name: "rtool_forward_steps",
+    help: "Decoder steps served by those passes; steps / passes is the mean cross-request batch.",
+    registers: [registry],
+    collect() {
+      this.set(batchSource()?.steps ?? 0);
+    },
+  });
+
   return {
     registry,
     observeRequest(route, method, status, seconds) {
@@ -119,6 +139,9 @@ export function createMetrics(): ServerMetrics {
     },
     setCacheStatsSource(source) {
       cacheSource = source;
+    },
+    setBatchStatsSource(source) {
+      batchSource = source;
     },
   };
 }

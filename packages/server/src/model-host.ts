@@ -13,6 +13,8 @@ export interface LoadedModel {
   callers: Record<PromptFormat, Caller>;
   /** Execution provider in use. */
   provider: "cpu" | "cuda";
+  /** Forward passes run and the steps they served (more steps than passes: calls shared passes). */
+  batchStats?(): { passes: number; steps: number };
   /** Releases the runtime. */
   dispose?(): Promise<void>;
 }
@@ -95,6 +97,11 @@ export class ModelHost {
       sum.bytes += stats.bytes ?? 0;
     }
     return sum;
+  }
+
+  /** Forward passes and steps of the loaded model, null before loading or when it does not count them. */
+  batchStats(): { passes: number; steps: number } | null {
+    return this.loaded?.batchStats?.() ?? null;
   }
 
   /** Waits for loading to end, then releases the model. */

@@ -4,7 +4,6 @@
  * flight, release the model.
  */
 import type { AddressInfo } from "node:net";
-import { serve as serveNode } from "@hono/node-server";
 import { VERSION } from "@rtool/core";
 import type { Hono } from "hono";
 import { type AppOptions, createApp } from "./app";
@@ -34,7 +33,10 @@ export interface ServerOptions extends AppOptions {
   maxBodyBytes?: number;
   /** Deepest JSON nesting accepted; default 64. */
   maxJsonDepth?: number;
-  /** Which listener `listen()` uses; default Bun's when running under Bun, else Node's. */
+  /**
+   * Which listener `listen()` uses; default Bun's under Bun, else Node's. ("node" is for Node:
+   * `@hono/node-server` replaces the global `Response`, which breaks `Bun.serve` in the same process.)
+   */
   runtime?: "bun" | "node";
 }
 
@@ -73,6 +75,7 @@ export function createServer(options: ServerOptions): RtoolServer {
   const metrics = createMetrics();
   const host = new ModelHost(options.modelName ?? "model", options.model);
   metrics.setCacheStatsSource(() => host.cacheStats());
+  metrics.setBatchStatsSource(() => host.batchStats());
   const queue = new CallQueue({
     concurrency: options.concurrency ?? 16,
     maxWaiting: options.maxWaiting ?? 64,
@@ -110,6 +113,8 @@ export function createServer(options: ServerOptions): RtoolServer {
       stopListening = () => server.stop(false);
       return address(hostname, server.port!);
     }
+    // Loaded only under Node: see `runtime`.
+    const { serve: serveNode } = await import("@hono/node-server");
     return new Promise((resolve, reject) => {
       const server = serveNode(
         { fetch: app.fetch, hostname, port: options.port ?? 8899 },
