@@ -223,3 +223,4 @@ export {
   readTokenizerFile,
 } from "./tokenizer";
 export { VERSION } from "./version";
+export * from "./tools";

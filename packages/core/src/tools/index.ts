@@ -1,0 +1,50 @@
+/**
+ * Tools: declare once with `defineTool` (zod 4 or JSON Schema parameters, typed handler), hold
+ * them in a `ToolRegistry` (prompt order, the request checks), and run calls with a
+ * `ToolExecutor` (deadline, AbortSignal, typed results, optional worker isolation, early
+ * dispatch from streamed heads, audit hook).
+ */
+export {
+  defineTool,
+  type FunctionTool,
+  isToolDefinition,
+  type JsonToolOptions,
+  TOOL_DEFINITION,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolHandler,
+  type ZodToolOptions,
+} from "./define-tool";
+export {
+  dispatchEarly,
+  type EarlyDispatchOptions,
+  type EarlyDispatchResult,
+  type StreamEvent,
+} from "./early-dispatch";
+export type {
+  ErrorInfo,
+  ExecutionBase,
+  ExecutionFailure,
+  ExecutionFailureStatus,
+  ExecutionOk,
+  ExecutionResult,
+  ExecutionTimings,
+} from "./execution-result";
+export {
+  type AuditEntry,
+  type CallToExecute,
+  type ExecuteOptions,
+  type IsolationOptions,
+  ToolExecutor,
+  type ToolExecutorOptions,
+} from "./executor";
+export {
+  type ArgsCheck,
+  checkJsonArgs,
+  type JsonObjectSchema,
+  type JsonParameterSchema,
+  type JsonSchemaArgs,
+  type JsonValueOf,
+} from "./json-schema-args";
+export { isToolRegistry, type RegistryPromptRequest, TOOL_REGISTRY, ToolRegistry } from "./registry";
+export { isZodSchema, zodToParameters } from "./zod-parameters";
