@@ -91,7 +91,8 @@ def generation_config(special: dict[str, int]) -> dict:
 
 
 def write_hf_dir(model: Qwen3ForCausalLM, tokenizer_path: str, dest: str) -> list[str]:
-    """Writes the model directory (F16 weights, no lm_head since it is tied); returns the files."""
+    """Writes the model directory (F16 weights, no lm_head since it is tied); returns the files.
+    `tokenizer_config.json` is copied from beside `tokenizer_path` when present, else written."""
     os.makedirs(dest, exist_ok=True)
     special = read_special_ids(tokenizer_path)
     tensors: dict[str, torch.Tensor] = {}
@@ -103,9 +104,14 @@ def write_hf_dir(model: Qwen3ForCausalLM, tokenizer_path: str, dest: str) -> lis
     write_safetensors(os.path.join(dest, "model.safetensors"), tensors, {"format": "pt"})
     files = {
         "config.json": hf_config(model.cfg, special),
-        "tokenizer_config.json": tokenizer_config(special, model.cfg.max_position_embeddings),
         "generation_config.json": generation_config(special),
     }
+    # the tokenizer's own config travels with it when the data build wrote one
+    beside = os.path.join(os.path.dirname(tokenizer_path), "tokenizer_config.json")
+    if os.path.exists(beside):
+        shutil.copyfile(beside, os.path.join(dest, "tokenizer_config.json"))
+    else:
+        files["tokenizer_config.json"] = tokenizer_config(special, model.cfg.max_position_embeddings)
     for name, data in files.items():
         with open(os.path.join(dest, name), "w", encoding="utf-8") as f:
             json.dump(data, f, indent=2, ensure_ascii=False)
