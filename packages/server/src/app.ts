@@ -11,6 +11,7 @@ import { ApiError } from "./http/api-error";
 import { apiKey } from "./middleware/api-key";
 import { requestTimeout } from "./middleware/request-timeout";
 import { createChatCompletionsRoute } from "./routes/chat-completions";
+import { createCompletionsRoute } from "./routes/completions";
 import { createFunctionCallRoute } from "./routes/function-call";
 import { createHealthRoute } from "./routes/health";
 import { createMetricsRoute } from "./routes/metrics";
@@ -24,6 +25,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** Longest a call request may take, queue wait included; default 30 s. */
   requestTimeoutMs?: number;
+  /** Sent as `X-Rtool-Backend` on every response, so a load balancer's client can tell which backend answered. */
+  backendName?: string;
   /** Errors that become 500s are reported here; default `console.error`. */
   onInternalError?: (error: unknown) => void;
 }
@@ -34,12 +37,13 @@ export const ROUTES = [
   "/v1/function_call",
   "/v2/function_call",
   "/v1/chat/completions",
+  "/v1/completions",
   "/openapi.json",
   "/docs",
   "/metrics",
 ] as const;
 
-const CALL_ROUTES = ["/v1/function_call", "/v2/function_call", "/v1/chat/completions"];
+const CALL_ROUTES = ["/v1/function_call", "/v2/function_call", "/v1/chat/completions", "/v1/completions"];
 
 /**
  * Builds the app over shared {@link ServerDeps}.
@@ -61,6 +65,13 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono {
     const route = known.has(c.req.path) ? c.req.path : "unmatched";
     deps.metrics.observeRequest(route, c.req.method, c.res.status, (performance.now() - started) / 1000);
   });
+  const backendName = options.backendName;
+  if (backendName !== undefined) {
+    app.use("*", async (c, next) => {
+      c.header("X-Rtool-Backend", backendName);
+      await next();
+    });
+  }
   if (options.corsOrigins && options.corsOrigins.length > 0) {
     const origins = [...options.corsOrigins];
     app.use(
@@ -82,6 +93,7 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono {
   app.route("/v1/function_call", createFunctionCallRoute(deps, deps.format));
   app.route("/v2/function_call", createFunctionCallRoute(deps, "v2"));
   app.route("/v1/chat/completions", createChatCompletionsRoute(deps));
+  app.route("/v1/completions", createCompletionsRoute(deps));
   app.route("/metrics", createMetricsRoute(deps));
   app.route("/", createOpenApiRoutes(deps));
 

@@ -5,6 +5,8 @@
 import { createRealtimeCaller, type LoadProgress, loadModel, type RealtimeCaller } from "@rtool/core";
 import { BatchedRuntime, type MergePolicy } from "./batching/batched-runtime";
 import { CallerPool } from "./batching/caller-pool";
+import { LocalCompletions } from "./engine/local-completions";
+import type { CompletionEngine } from "./engine/types";
 import type { LoadedModel, PromptFormat } from "./model-host";
 
 /** Options of {@link loadCallers}. */
@@ -32,6 +34,8 @@ export interface LoadCallersOptions {
 export interface LoadedCallers extends LoadedModel {
   runtime: BatchedRuntime;
   pools: Record<PromptFormat, CallerPool>;
+  /** `/v1/completions` on the same batching runtime. */
+  completions: CompletionEngine;
 }
 
 /**
@@ -72,6 +76,7 @@ export async function loadCallers(dir: string, options: LoadCallersOptions = {})
     pools,
     runtime,
     provider: runtime.provider,
+    completions: new LocalCompletions({ runtime, tokenizer: model.tokenizer }),
     batchStats: () => ({ ...runtime.counters }),
     dispose: () => model.dispose(),
   };

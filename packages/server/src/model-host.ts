@@ -3,6 +3,7 @@
  * loads (or after it failed to load), `/health` reports the state, shutdown disposes it.
  */
 import type { Caller, CallerCacheStats } from "./caller";
+import type { CompletionEngine } from "./engine/types";
 import { ApiError } from "./http/api-error";
 
 /** Prompt format of a route. */
@@ -11,8 +12,10 @@ export type PromptFormat = "v1" | "v2";
 /** A loaded model as the server uses it: one caller per prompt format. */
 export interface LoadedModel {
   callers: Record<PromptFormat, Caller>;
-  /** Execution provider in use. */
-  provider: "cpu" | "cuda";
+  /** Execution provider in use; "remote" for a remote engine. */
+  provider: "cpu" | "cuda" | "remote";
+  /** Text completions (`/v1/completions`), when the model serves them. */
+  completions?: CompletionEngine;
   /** Forward passes run and the steps they served (more steps than passes: calls shared passes). */
   batchStats?(): { passes: number; steps: number };
   /** Releases the runtime. */
@@ -62,7 +65,7 @@ export class ModelHost {
   }
 
   /** Execution provider once loaded, else null. */
-  get provider(): "cpu" | "cuda" | null {
+  get provider(): "cpu" | "cuda" | "remote" | null {
     return this.loaded?.provider ?? null;
   }
 
@@ -78,6 +81,15 @@ export class ModelHost {
       throw new ApiError(503, "model_failed", null, `the model failed to load: ${this.failure.message}`);
     }
     throw new ApiError(503, "model_loading", null, "the model is still loading; retry shortly");
+  }
+
+  /** Text completions of the model; 503 as for {@link caller} while it is not ready, 404 without any. */
+  completions(): CompletionEngine {
+    const engine = this.loaded?.completions;
+    if (engine) return engine;
+    if (this.loaded) throw new ApiError(404, "not_found", null, "this model serves no text completions");
+    this.caller("v1"); // throws the 503 of a model still loading or failed
+    throw new Error("unreachable: caller() throws while no model is loaded");
   }
 
   /** Prefix-cache counters summed over the formats' callers, null before loading. */

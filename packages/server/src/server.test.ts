@@ -67,18 +67,23 @@ describe("health and loading", () => {
 
 describe("queue and timeout", () => {
   test("429 when running and waiting slots are taken; the others complete", async () => {
-    await withServer(
-      { model: scriptedModel({ delayMs: 150 }), concurrency: 1, maxWaiting: 1 },
-      async (base) => {
-        const replies = await Promise.all(
-          [0, 1, 2].map(() => postJson(`${base}/v1/function_call`, sampleBody())),
-        );
-        const statuses = replies.map((r) => r.status).sort();
-        expect(statuses).toEqual([200, 200, 429]);
-        const refused = replies.find((r) => r.status === 429)!;
-        expect(((await refused.json()) as { code: string }).code).toBe("queue_full");
-      },
-    );
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const server = createServer({ model: scriptedModel({ gate }), port: 0, concurrency: 1, maxWaiting: 1 });
+    const { url } = await server.listen();
+    try {
+      const held = [0, 1].map(() => postJson(`${url}/v1/function_call`, sampleBody()));
+      while (server.queue.running + server.queue.waiting < 2) await Bun.sleep(2);
+      const refused = await postJson(`${url}/v1/function_call`, sampleBody());
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { code: string }).code).toBe("queue_full");
+      open();
+      expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
+    } finally {
+      await server.close();
+    }
   });
 
   test("504 past the request timeout", async () => {

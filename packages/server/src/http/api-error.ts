@@ -23,6 +23,8 @@ export type ApiErrorCode =
   | "timeout"
   | "not_found"
   | "shutting_down"
+  | "engine_error"
+  | "engine_timeout"
   | "internal";
 
 /**

@@ -11,6 +11,8 @@ import type { LoadedModel } from "../model-host";
 export interface ScriptedCallerOptions {
   /** Milliseconds each call takes; default 0. */
   delayMs?: number;
+  /** Calls wait for this before answering (tests that need calls held in flight). */
+  gate?: Promise<void>;
 }
 
 function sampleValue(parameter: ToolSpec["parameters"][number], query: string): string {
@@ -60,7 +62,10 @@ function decide(request: CallerRequest): CallerResult {
  * ```
  */
 export function createScriptedCaller(options: ScriptedCallerOptions = {}): Caller & { calls: number } {
-  const delay = () => new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+  const delay = async () => {
+    await options.gate;
+    await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+  };
   let hits = 0;
   const caller = {
     calls: 0,
