@@ -161,22 +161,24 @@ interface Span {
 
 /**
  * Times several jobs in interleaved rounds (a, b, c, a, b, c, ...), so a burst of load from other
- * processes on this shared machine falls on every side of a ratio alike. `warmup` rounds untimed.
+ * processes on this shared machine falls on every side of a ratio alike. `warmup` rounds untimed;
+ * after the first timed round, no new round starts once `budgetMs` is spent.
  */
 async function timeRounds<K extends string>(
-  rounds: number,
-  warmup: number,
+  plan: { rounds: number; warmup: number; budgetMs: number },
   jobs: Record<K, () => Promise<unknown>>,
 ): Promise<Record<K, Span>> {
   const samples = Object.fromEntries(Object.keys(jobs).map((k) => [k, [] as number[]])) as Record<
     K,
     number[]
   >;
-  for (let round = 0; round < warmup + rounds; round++) {
+  const started = performance.now();
+  for (let round = 0; round < plan.warmup + plan.rounds; round++) {
+    if (round > plan.warmup && performance.now() - started > plan.budgetMs) break;
     for (const key of Object.keys(jobs) as K[]) {
       const t0 = performance.now();
       await jobs[key]();
-      if (round >= warmup) samples[key].push(performance.now() - t0);
+      if (round >= plan.warmup) samples[key].push(performance.now() - t0);
     }
   }
   return Object.fromEntries(
@@ -210,8 +212,10 @@ async function measureShape(
   machine: { bandwidthGBs: number; peakGflops: number },
 ) {
   // 0.5B: every run takes seconds on two cores; the prompt prefill has already warmed the session
-  const rounds = shape === "tiny" ? 9 : 3;
-  const warmup = shape === "tiny" ? 1 : 0;
+  const plan =
+    shape === "tiny"
+      ? { rounds: 9, warmup: 1, budgetMs: 20_000 }
+      : { rounds: 3, warmup: 0, budgetMs: 60_000 };
   const t0 = performance.now();
   const model = await createModelFromWeights(config, randomQwenWeights(config, 7), tokenizer);
   console.log(`${shape}: model built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -254,7 +258,7 @@ async function measureShape(
       return out;
     };
     const user = promptIds.slice(systemIds.length);
-    const t = await timeRounds(rounds, warmup, {
+    const t = await timeRounds(plan, {
       sequentialDecode: () => sequentialDecode(model.runtime, lastLess, [promptIds[n - 1]], seq),
       multiheadDecode: () => multi(promptKv, []),
       sequentialEndToEnd: () => sequentialDecode(model.runtime, systemKv, user, seq),
@@ -299,7 +303,7 @@ async function measureShape(
     rooflineByMin[h] = rooflineRatio(t.minMs, cost, machine.bandwidthGBs, machine.peakGflops);
   }
 
-  const warmVsCold = await measureWarmVsCold(runtime, tokenizer, scenarios, rounds, warmup);
+  const warmVsCold = await measureWarmVsCold(runtime, tokenizer, scenarios, plan);
   await model.dispose();
   const byMin = {
     multihead_vs_sequential: geomean(ratios.map((r) => r.min)),
@@ -315,7 +319,7 @@ async function measureShape(
     step_8heads_vs_1: stepMs[8].medianMs / stepMs[1].medianMs,
     warm_vs_cold: warmVsCold.ratio.median,
     byMinimum: byMin,
-    details: { stepMs, warmVsCold, scenarios: perScenario, tokenizerVocab: tokenizer.size, rounds },
+    details: { stepMs, warmVsCold, scenarios: perScenario, tokenizerVocab: tokenizer.size, plan },
   };
 }
 
@@ -324,8 +328,7 @@ async function measureWarmVsCold(
   runtime: TeacherForcedRuntime,
   tokenizer: RtoolTokenizer,
   scenarios: Scenario[],
-  rounds: number,
-  warmup: number,
+  plan: { rounds: number; warmup: number; budgetMs: number },
 ) {
   const s = scenarios.find((x) => x.name === "tower_defense") ?? scenarios[0];
   const rt: RealtimeCaller = await createRealtimeCaller({ runtime, tokenizer }, { format: "v2" });
@@ -344,7 +347,7 @@ async function measureWarmVsCold(
     const result = await rt.call(request);
     cachedPrefixTokens = result.timings.cachedPrefixTokens;
   };
-  // warm: the system turn (system prompt + tools) prefilled by warmUp, outside the timed call
+  const warmMs: number[] = [];
   const warmCall = async () => {
     rt.clearCache();
     await rt.warmUp({ tools: s.tools, system: s.system });
@@ -352,19 +355,19 @@ async function measureWarmVsCold(
     await call();
     return performance.now() - t0;
   };
-  const cold: number[] = [];
-  const warm: number[] = [];
-  for (let round = 0; round < warmup + rounds; round++) {
-    rt.clearCache();
-    const t0 = performance.now();
-    await call();
-    const coldMs = performance.now() - t0;
-    const warmMs = await warmCall();
-    if (round < warmup) continue;
-    cold.push(coldMs);
-    warm.push(warmMs);
-  }
-  const coldSpan = { medianMs: median(cold), minMs: Math.min(...cold) };
+  const t = await timeRounds(plan, {
+    cold: async () => {
+      rt.clearCache();
+      await call();
+    },
+    warm: async () => {
+      // the system turn (system prompt + tools) prefilled by warmUp, outside the timed call
+      warmMs.push(await warmCall());
+    },
+  });
+  // the warm job's own time includes warmUp: take the call's time alone
+  const warm = warmMs.slice(plan.warmup);
+  const coldSpan = t.cold;
   const warmSpan = { medianMs: median(warm), minMs: Math.min(...warm) };
   return {
     scenario: s.name,
@@ -400,7 +403,7 @@ async function main() {
   const results: Record<string, ShapeResult> = {};
   results.tiny = await measureShape("tiny", BENCH_SHAPES.tiny, tiny.tokenizer, scenarios, probe);
   if (!quick) {
-    // 0.5B: prompts prefill slowly on two cores, so three scenarios (tower defense included)
+    // 0.5B: prompts prefill slowly on two cores, so two scenarios (tower defense, and the arm with 5 heads)
     const picked = scenarios.filter((s) =>
       ["tower_defense", "robotic_arm", "neon_arena_ship"].includes(s.name),
     );
