@@ -85,6 +85,7 @@ export class GraphBuilder {
     return `${prefix}_${this.counter}`;
   }
 
+  /** Declares a graph input. */
   input(name: string, elemType: ElemType, dims: Dim[]): string {
     this.inputs.push(valueInfo(name, elemType, dims));
     return name;
@@ -167,36 +168,47 @@ export class GraphBuilder {
     return this.node(opType, inputs, { attributes })[0];
   }
 
+  /** Elementwise `a + b` (broadcasting). */
   add(a: string, b: string): string {
     return this.op("Add", [a, b]);
   }
+  /** Elementwise `a - b` (broadcasting). */
   sub(a: string, b: string): string {
     return this.op("Sub", [a, b]);
   }
+  /** Elementwise `a * b` (broadcasting). */
   mul(a: string, b: string): string {
     return this.op("Mul", [a, b]);
   }
+  /** Elementwise `a / b` (broadcasting). */
   div(a: string, b: string): string {
     return this.op("Div", [a, b]);
   }
+  /** Elementwise `-x`. */
   neg(x: string): string {
     return this.op("Neg", [x]);
   }
+  /** Elementwise square root. */
   sqrt(x: string): string {
     return this.op("Sqrt", [x]);
   }
+  /** Elementwise `x ** exponent`. */
   pow(x: string, exponent: string): string {
     return this.op("Pow", [x, exponent]);
   }
+  /** Elementwise logistic sigmoid. */
   sigmoid(x: string): string {
     return this.op("Sigmoid", [x]);
   }
+  /** Elementwise cosine. */
   cos(x: string): string {
     return this.op("Cos", [x]);
   }
+  /** Elementwise sine. */
   sin(x: string): string {
     return this.op("Sin", [x]);
   }
+  /** Matrix product with numpy broadcasting of leading axes. */
   matmul(a: string, b: string): string {
     return this.op("MatMul", [a, b]);
   }
@@ -212,6 +224,7 @@ export class GraphBuilder {
       transB: options.transB ? 1 : 0,
     });
   }
+  /** Rows (or slices along `axis`) of `data` at `indices`. */
   gather(data: string, indices: string, axis = 0): string {
     return this.op("Gather", [data, indices], { axis });
   }
@@ -219,9 +232,11 @@ export class GraphBuilder {
   reshape(x: string, shape: number[]): string {
     return this.op("Reshape", [x, this.int64s(shape)]);
   }
+  /** Permutes axes. */
   transpose(x: string, perm: number[]): string {
     return this.op("Transpose", [x], { perm });
   }
+  /** Joins values along `axis`. */
   concat(values: string[], axis: number): string {
     return this.op("Concat", values, { axis });
   }
@@ -229,12 +244,15 @@ export class GraphBuilder {
   split(x: string, sizes: number[], axis: number): string[] {
     return this.node("Split", [x, this.int64s(sizes)], { outputs: sizes.length, attributes: { axis } });
   }
+  /** Inserts size-1 axes. */
   unsqueeze(x: string, axes: number[]): string {
     return this.op("Unsqueeze", [x, this.int64s(axes)]);
   }
+  /** Softmax along `axis`. */
   softmax(x: string, axis = -1): string {
     return this.op("Softmax", [x], { axis });
   }
+  /** Mean over `axes`. */
   reduceMean(x: string, axes: number[], keepdims = true): string {
     return this.op("ReduceMean", [x], { axes, keepdims: keepdims ? 1 : 0 });
   }
