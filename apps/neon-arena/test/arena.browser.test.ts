@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import type { ArenaSnapshot } from "../src/client/arena-hub";
 import { type ArenaApp, startArenaApp } from "../src/index";
+import { RtoolProcessError, startRtoolServer } from "../src/server/rtool-process";
 import { startScriptedRtoolServer } from "./scripted-rtool-server";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -47,10 +48,31 @@ async function waitForState(predicate: string, timeoutMs: number): Promise<void>
   );
 }
 
+/**
+ * rtool-server with the embedded model, rt-tiny. Until the model package is in the tree the
+ * server cannot load it; the test then says so and runs against the scripted transport double.
+ */
+async function startModelServer(): Promise<{ url: string; stop: () => void | Promise<void>; label: string }> {
+  let server: Awaited<ReturnType<typeof startRtoolServer>> | null = null;
+  try {
+    server = await startRtoolServer({ model: "rt-tiny", port: 0 });
+    await server.ready(240_000);
+    const started = server;
+    return { url: started.url, stop: () => started.stop(), label: "rtool-server with rt-tiny" };
+  } catch (error) {
+    await server?.stop();
+    if (!(error instanceof RtoolProcessError)) throw error;
+    console.warn(
+      `arena test: rt-tiny is not available (${error.message.split("\n")[0]}); using the scripted double`,
+    );
+    const scripted = startScriptedRtoolServer();
+    return { url: scripted.url, stop: scripted.stop, label: "scripted transport double" };
+  }
+}
+
 describe.skipIf(!hasChromium)("Neon Arena in chromium", () => {
   beforeAll(async () => {
-    const scripted = startScriptedRtoolServer();
-    rtool = { url: scripted.url, stop: scripted.stop, label: "scripted transport double" };
+    rtool = await startModelServer();
     app = await startArenaApp({ rtoolUrl: rtool.url, port: 0 });
     userDataDir = mkdtempSync(join(tmpdir(), "neon-arena-chromium-"));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -74,7 +96,7 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium", () => {
     });
     mkdirSync(SCREENS, { recursive: true });
     console.log(`arena test: app ${app.url}, rtool ${rtool.label} at ${rtool.url}`);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await context?.close();

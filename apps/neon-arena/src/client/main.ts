@@ -1,8 +1,11 @@
 /**
  * The page's entry: the HUD, the hub, and the Phaser game with the rtool scene plugin. The
  * plugin talks to `/rtool` on this page's origin (the app server forwards it to rtool-server),
- * or to `?server=URL`. `?scene=pong|flappy` opens another scene, `?renderer=canvas` forces the
- * Canvas renderer. `window.rtoolArena.state()` is the tests' read-only view of the game.
+ * or to `?server=URL`. `?scene=pong|flappy` opens another scene. The Canvas renderer is the
+ * default: these few glowing lines draw as fast there, and without a GPU (headless chromium)
+ * WebGL runs in software at a third of the frame rate, starving the agents' loops;
+ * `?renderer=webgl` or `?renderer=auto` opts in. `window.rtoolArena.state()` is the tests'
+ * read-only view of the game.
  */
 import { RTOOL_OPTIONS_KEY, RtoolPlugin } from "@rtool/phaser-plugin";
 import Phaser from "phaser";
@@ -26,7 +29,8 @@ declare global {
 const params = new URLSearchParams(location.search);
 const serverUrl = params.get("server") ?? `${location.origin}/rtool`;
 const firstScene = (params.get("scene") ?? "arena") as SceneKey;
-const renderer = params.get("renderer") === "canvas" ? Phaser.CANVAS : Phaser.AUTO;
+const RENDERERS: Record<string, number> = { canvas: Phaser.CANVAS, webgl: Phaser.WEBGL, auto: Phaser.AUTO };
+const renderer = RENDERERS[params.get("renderer") ?? "canvas"] ?? Phaser.CANVAS;
 
 let game: Phaser.Game;
 const hud = new Hud(document.getElementById("bar")!, document.getElementById("hud")!, {

@@ -164,7 +164,10 @@ export class ArenaScene extends Phaser.Scene {
       this.round += 1;
       this.ships = createNeonArena();
       // Replies computed for the old field are worthless on the new one.
-      for (const agent of this.shipAgents) agent.invalidate();
+      for (const agent of this.shipAgents) {
+        agent.invalidate();
+        agent.start();
+      }
     }
   }
 
@@ -188,6 +191,8 @@ export class ArenaScene extends Phaser.Scene {
     } else if (event.type === "destroyed") {
       const ship = this.ships.state().ships.find((s) => s.id === event.detail?.ship);
       if (ship) this.flash(ship.x + PANEL_W, ship.y, NEON.yellow, 60);
+      // A wreck has nothing to decide: its agent rests until the next round.
+      this.shipAgents.find((agent) => agent.name === event.detail?.ship)?.stop();
     }
   }
 
