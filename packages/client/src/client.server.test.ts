@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createRealtimeCaller, loadModel } from "@rtool/core";
+import { createRealtimeCaller, defineTool, loadModel, ToolExecutor, ToolRegistry } from "@rtool/core";
 import { createServer, type RtoolServer } from "@rtool/server";
 import { RtoolClient } from "./client";
 import { RtoolHttpError } from "./errors";
@@ -121,12 +121,58 @@ describe("client against createServer with a fixture model", () => {
       type: "function",
       function: {
         name: "grab",
-        parameters: { type: "object", properties: { at: { type: "array" as "string" } } },
+        parameters: { type: "object", properties: { at: { type: "array" } } },
       },
     };
     const error = await client.functionCall({ query: "x", tools: [nested] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RtoolHttpError);
     expect(error).toMatchObject({ status: 422, code: "unsupported_tools" });
     expect((error as RtoolHttpError).field).toContain("tools[0]");
+  });
+
+  test("early dispatch through the streaming route: the handler starts before the last head arrives", async () => {
+    const started: number[] = [];
+    // Short names and enums: the fixture's context is 512 tokens of a byte-level vocabulary.
+    const registry = new ToolRegistry([
+      defineTool({
+        name: "go",
+        parameters: {
+          type: "object",
+          properties: { d: { type: "string", enum: ["u", "d"] } },
+          required: ["d"],
+        },
+        handler: () => started.push(performance.now()),
+      }),
+      defineTool({
+        name: "hit",
+        parameters: {
+          type: "object",
+          properties: { t: { type: "string", enum: ["x", "y"] } },
+          required: ["t"],
+        },
+        handler: () => started.push(performance.now()),
+      }),
+    ]);
+    let lastHeadAt = 0;
+    async function* heads() {
+      const stream = client.streamFunctionCall({
+        query: "go up",
+        tools: registry.tools(),
+        system: "Game.",
+        include_content_head: true,
+        max_tokens: 16,
+      });
+      for await (const event of stream) {
+        if ("head" in event) lastHeadAt = performance.now();
+        yield event;
+      }
+    }
+    const outcome = await new ToolExecutor(registry).executeStream(heads());
+    expect(outcome.result.status).toBe("ok");
+    expect(outcome.early).toBe(true);
+    expect(outcome.consistent).toBe(true);
+    expect(outcome.headStartMs).toBeGreaterThan(0);
+    expect(started).toHaveLength(1);
+    expect(started[0]).toBeLessThan(lastHeadAt);
   });
 });

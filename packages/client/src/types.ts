@@ -14,7 +14,8 @@ export interface Message {
 
 /** A JSON Schema property the heads can carry (string, number, integer, boolean, enum). */
 export interface ParameterSchema {
-  type?: "string" | "number" | "integer" | "boolean" | readonly [string, "null"] | readonly ["null", string];
+  /** `string`, `number`, `integer` or `boolean` (or with `"null"` in a pair); the server refuses others with 422. */
+  type?: string | readonly string[];
   description?: string;
   enum?: readonly (string | number)[];
   [keyword: string]: unknown;
@@ -26,7 +27,7 @@ export interface FunctionDefinition {
   description?: string;
   parameters?: {
     type: "object";
-    properties?: Record<string, ParameterSchema>;
+    properties?: Readonly<Record<string, ParameterSchema>>;
     required?: readonly string[];
     [keyword: string]: unknown;
   };
