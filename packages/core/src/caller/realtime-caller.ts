@@ -5,106 +5,37 @@
  * tool's schema.
  */
 import { headValueText } from "../calls/head-value";
-import { type CallIssue, mapHeadsToCall } from "../calls/map-heads";
+import { mapHeadsToCall } from "../calls/map-heads";
 import { buildHeadConstraints, type HeadConstraints } from "../decode/constraints/build";
 import type { TextConstraint } from "../decode/head-text";
 import { decodeHeads, type HeadOutcome, type HeadPlan } from "../decode/multi-head";
 import { PrefixCache, type PrefixCacheStats } from "../decode/prefix-cache";
-import { type TokenVocab, VocabIndex } from "../decode/token-vocab";
+import { VocabIndex } from "../decode/token-vocab";
 import { buildPrompt, PromptFormatError, systemPrefix } from "../prompt/build";
 import { END_OF_TURN, type HeadName, headCloseTag, headNames, headTag, NULL_MARKER } from "../prompt/heads";
 import type { PromptFormat } from "../prompt/request";
-import { maxParameterCount, normalizeTools, type ToolInput, type ToolSpec } from "../prompt/tools";
-import type { DecoderRuntime } from "../runtime/types";
+import { maxParameterCount, normalizeTools, type ToolSpec } from "../prompt/tools";
 import { CallerInputError, PromptTooLongError } from "./errors";
 import { EventChannel } from "./event-channel";
 import { SerialQueue } from "./serial-queue";
+import type {
+  CallerModel,
+  CallHeads,
+  CallRequest,
+  CallResult,
+  CallStreamEvent,
+  RealtimeCallerOptions,
+} from "./types";
 
-/** What the caller needs of a model: `loadModel` and `createModelFromWeights` models with a tokenizer. */
-export interface CallerModel {
-  readonly runtime: DecoderRuntime;
-  readonly tokenizer: TokenVocab;
-}
-
-/** Options of {@link createRealtimeCaller}. */
-export interface RealtimeCallerOptions {
-  /** Prompt format of the model: `v1` or `v2`. */
-  format: PromptFormat;
-  /** Bytes of KV the prefix cache may hold; default 256 MiB; 0 turns the cache off. */
-  prefixCacheBytes?: number;
-  /**
-   * A prefix cache to use instead of a new one, e.g. one cache shared by several callers on the
-   * same runtime (cache operations are synchronous and cached KV is never mutated, so sharing is
-   * safe). `prefixCacheBytes` is then ignored.
-   */
-  prefixCache?: PrefixCache;
-  /** Hold heads to the tools' schemas (default true). */
-  constrained?: boolean;
-  /** Emit tokens a constraint forces without forward passes (default true). */
-  skipForcedTokens?: boolean;
-}
-
-/** One call. */
-export interface CallRequest {
-  /** The command, e.g. "Amiya, use your second skill". */
-  query: string;
-  /** OpenAI-style function tools (or `normalizeTools` output); at most 6 parameters each. Validated. */
-  tools: readonly (ToolInput | ToolSpec)[] | readonly unknown[];
-  /** Lines describing the world now. */
-  environment?: readonly string[];
-  /** Earlier calls, oldest first; the last 6 reach the prompt. */
-  history?: readonly string[];
-  /** v2 system prompt. */
-  system?: string;
-  /** Generated tokens per head at most (forced tokens are free); default 32. */
-  maxTokens?: number;
-  /** Decode the free-text `<content>` head too; default false. */
-  includeContent?: boolean;
-  /** 0 (default) is greedy. */
-  temperature?: number;
-  /** Seed of sampling when temperature > 0; default 0. */
-  seed?: number;
-}
-
-/** Where a call's time went. */
-export interface CallTimings {
-  /** The first forward pass: the uncached prompt tokens together with the head tags. */
-  prefillMs: number;
-  /** The remaining forward passes and token choices. */
-  decodeMs: number;
-  /** Forward passes in all. */
-  steps: number;
-  /** Prompt tokens whose KV came from the prefix cache. */
-  cachedPrefixTokens: number;
-  /** Prompt tokens in all. */
-  promptTokens: number;
-  /** Head tokens emitted without a forward pass. */
-  forcedTokens: number;
-  /** Waiting for earlier calls on this caller. */
-  queuedMs: number;
-  /** From the start of this call's turn to its result (queue wait excluded). */
-  totalMs: number;
-}
-
-/** Head texts of a call: the value (stop marker stripped), null for `<|null|>`. */
-export type CallHeads = Partial<Record<HeadName, string | null>>;
-
-/** A decoded, mapped and validated call. */
-export interface CallResult {
-  /** The chosen tool, null when the function head named none of the tools. */
-  function: string | null;
-  /** Typed values by parameter name. */
-  args: Record<string, unknown>;
-  heads: CallHeads;
-  valid: boolean;
-  errors: CallIssue[];
-  /** Ignored head values (an arg head the chosen tool does not have). */
-  warnings: CallIssue[];
-  timings: CallTimings;
-}
-
-/** Events of {@link RealtimeCaller.stream}: each head as it finishes, then the call. */
-export type CallStreamEvent = { head: HeadName; text: string | null; done: true } | { call: CallResult };
+export type {
+  CallerModel,
+  CallHeads,
+  CallRequest,
+  CallResult,
+  CallStreamEvent,
+  CallTimings,
+  RealtimeCallerOptions,
+} from "./types";
 
 const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 const DEFAULT_MAX_TOKENS = 32;

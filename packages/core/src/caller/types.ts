@@ -1,0 +1,94 @@
+/** The public types of the realtime caller: its model, options, requests, results and events. */
+import type { CallIssue } from "../calls/map-heads";
+import type { PrefixCache } from "../decode/prefix-cache";
+import type { TokenVocab } from "../decode/token-vocab";
+import type { HeadName } from "../prompt/heads";
+import type { PromptFormat } from "../prompt/request";
+import type { ToolInput, ToolSpec } from "../prompt/tools";
+import type { DecoderRuntime } from "../runtime/types";
+
+/** What the caller needs of a model: `loadModel` and `createModelFromWeights` models with a tokenizer. */
+export interface CallerModel {
+  readonly runtime: DecoderRuntime;
+  readonly tokenizer: TokenVocab;
+}
+
+/** Options of `createRealtimeCaller`. */
+export interface RealtimeCallerOptions {
+  /** Prompt format of the model: `v1` or `v2`. */
+  format: PromptFormat;
+  /** Bytes of KV the prefix cache may hold; default 256 MiB; 0 turns the cache off. */
+  prefixCacheBytes?: number;
+  /**
+   * A prefix cache to use instead of a new one, e.g. one cache shared by several callers on the
+   * same runtime (cache operations are synchronous and cached KV is never mutated, so sharing is
+   * safe). `prefixCacheBytes` is then ignored.
+   */
+  prefixCache?: PrefixCache;
+  /** Hold heads to the tools' schemas (default true). */
+  constrained?: boolean;
+  /** Emit tokens a constraint forces without forward passes (default true). */
+  skipForcedTokens?: boolean;
+}
+
+/** One call. */
+export interface CallRequest {
+  /** The command, e.g. "Amiya, use your second skill". */
+  query: string;
+  /** OpenAI-style function tools (or `normalizeTools` output); at most 6 parameters each. Validated. */
+  tools: readonly (ToolInput | ToolSpec)[] | readonly unknown[];
+  /** Lines describing the world now. */
+  environment?: readonly string[];
+  /** Earlier calls, oldest first; the last 6 reach the prompt. */
+  history?: readonly string[];
+  /** v2 system prompt. */
+  system?: string;
+  /** Generated tokens per head at most (forced tokens are free); default 32. */
+  maxTokens?: number;
+  /** Decode the free-text `<content>` head too; default false. */
+  includeContent?: boolean;
+  /** 0 (default) is greedy. */
+  temperature?: number;
+  /** Seed of sampling when temperature > 0; default 0. */
+  seed?: number;
+}
+
+/** Where a call's time went. */
+export interface CallTimings {
+  /** The first forward pass: the uncached prompt tokens together with the head tags. */
+  prefillMs: number;
+  /** The remaining forward passes and token choices. */
+  decodeMs: number;
+  /** Forward passes in all. */
+  steps: number;
+  /** Prompt tokens whose KV came from the prefix cache. */
+  cachedPrefixTokens: number;
+  /** Prompt tokens in all. */
+  promptTokens: number;
+  /** Head tokens emitted without a forward pass. */
+  forcedTokens: number;
+  /** Waiting for earlier calls on this caller. */
+  queuedMs: number;
+  /** From the start of this call's turn to its result (queue wait excluded). */
+  totalMs: number;
+}
+
+/** Head texts of a call: the value (stop marker stripped), null for `<|null|>`. */
+export type CallHeads = Partial<Record<HeadName, string | null>>;
+
+/** A decoded, mapped and validated call. */
+export interface CallResult {
+  /** The chosen tool, null when the function head named none of the tools. */
+  function: string | null;
+  /** Typed values by parameter name. */
+  args: Record<string, unknown>;
+  heads: CallHeads;
+  valid: boolean;
+  errors: CallIssue[];
+  /** Ignored head values (an arg head the chosen tool does not have). */
+  warnings: CallIssue[];
+  timings: CallTimings;
+}
+
+/** Events of `RealtimeCaller.stream`: each head as it finishes, then the call. */
+export type CallStreamEvent = { head: HeadName; text: string | null; done: true } | { call: CallResult };
