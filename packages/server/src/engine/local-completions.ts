@@ -5,13 +5,7 @@
  * pass per step advances every live prompt. Each continuation is the one the prompt would get
  * decoded alone: a branch sees the shared prefix and its own tokens only.
  */
-import {
-  type CallerModel,
-  decodeHeads,
-  type HeadPlan,
-  PrefixCache,
-  VocabIndex,
-} from "@rtool/core";
+import { type CallerModel, decodeHeads, type HeadPlan, PrefixCache, VocabIndex } from "@rtool/core";
 import { CompletionInputError } from "./errors";
 import type { CompletionChoice, CompletionEngine, CompletionRequest, CompletionResult } from "./types";
 
