@@ -61,26 +61,38 @@ def main() -> None:
     p.add_argument("--dest", default=DEFAULT_DEST)
     p.add_argument("--per-group", type=int, default=None, help="held-out items per group (default: all)")
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--ts-eval", help="JSON written by `bun run eval:tiny -- --json FILE`, added to the card")
+    p.add_argument("--card-only", action="store_true", help="rewrite the card from the run's saved eval.json")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
     with open(os.path.join(args.run, "summary.json"), encoding="utf-8") as f:
         summary = json.load(f)
     summary["torch_version"] = torch.__version__.split("+")[0]
-    trained = load_checkpoint(os.path.join(args.run, "ckpt.pt"))
     tokenizer = os.path.join(args.data, "tokenizer.json")
-    write_hf_dir(trained, tokenizer, args.dest)
-    exported = load_hf_dir(args.dest)
     train_groups = read_groups(os.path.join(args.data, "train.jsonl"))
-    diff = check_round_trip(trained, exported, train_groups)
-    print(f"export reloads: max |logit diff| fp32 vs fp16 = {diff:.4f}")
+    eval_path = os.path.join(args.run, "eval.json")
     evaluation = None
-    heldout = os.path.join(args.data, "heldout.jsonl")
-    if os.path.exists(heldout):
-        evaluation = run_eval(exported, heldout, tokenizer, args.per_group, None)
-        with open(os.path.join(args.run, "eval.json"), "w", encoding="utf-8") as f:
-            json.dump(evaluation, f, indent=2, ensure_ascii=False)
+    if args.card_only:
+        if os.path.exists(eval_path):
+            with open(eval_path, encoding="utf-8") as f:
+                evaluation = json.load(f)
+    else:
+        trained = load_checkpoint(os.path.join(args.run, "ckpt.pt"))
+        write_hf_dir(trained, tokenizer, args.dest)
+        exported = load_hf_dir(args.dest)
+        diff = check_round_trip(trained, exported, train_groups)
+        print(f"export reloads: max |logit diff| fp32 vs fp16 = {diff:.4f}", flush=True)
+        heldout = os.path.join(args.data, "heldout.jsonl")
+        if os.path.exists(heldout):
+            evaluation = run_eval(exported, heldout, tokenizer, args.per_group, None)
+            with open(eval_path, "w", encoding="utf-8") as f:
+                json.dump(evaluation, f, indent=2, ensure_ascii=False)
+    ts_eval = None
+    if args.ts_eval:
+        with open(args.ts_eval, encoding="utf-8") as f:
+            ts_eval = json.load(f)
     files = {n: os.path.getsize(os.path.join(args.dest, n)) for n in os.listdir(args.dest) if n != "README.md"}
-    card = model_card(summary, evaluation, data_stats(train_groups), files)
+    card = model_card(summary, evaluation, data_stats(train_groups), files, ts_eval)
     with open(os.path.join(args.dest, "README.md"), "w", encoding="utf-8") as f:
         f.write(card)
     total = sum(os.path.getsize(os.path.join(args.dest, n)) for n in os.listdir(args.dest))

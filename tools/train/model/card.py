@@ -10,7 +10,43 @@ def human_bytes(n: int) -> str:
     return f"{n / 1e6:.1f} MB"
 
 
-def model_card(summary: dict, evaluation: dict | None, data_stats: dict, files: dict[str, int]) -> str:
+def format_ts_table(title: str, t: dict) -> str:
+    """Markdown of one table written by `eval-tiny.ts --json` (counts, not rates)."""
+
+    def pct(a: int, n: int) -> str:
+        return f"{100 * a / n:.1f}" if n else "-"
+
+    o = t["overall"]
+    lines = [f"**{title}**: {o['n']} calls, exact {pct(o['exact'], o['n'])}%"]
+    for key in ("scenario", "lang", "format"):
+        lines += ["", f"| {key} | n | exact % | function % |", "|---|---:|---:|---:|"]
+        for k, r in sorted(t[key].items()):
+            lines.append(f"| {k} | {r['n']} | {pct(r['exact'], r['n'])} | {pct(r['fn'], r['n'])} |")
+    lines += ["", "| head | n | exact % |", "|---|---:|---:|"]
+    for k, r in t["heads"].items():
+        lines.append(f"| {k} | {r['n']} | {pct(r['ok'], r['n'])} |")
+    return "\n".join(lines)
+
+
+def ts_section(ts_eval: dict | None) -> str:
+    if not ts_eval:
+        return ""
+    return (
+        "## Accuracy through rtool (`bun run eval:tiny`)\n\n"
+        "The same model served by rtool's TypeScript stack exactly as `rtool-server` runs it: ONNX Runtime, "
+        "constrained multi-head decoding, calls typed against the tools' schemas. Exact = function and every "
+        "argument equal after typing; `speak.text` must be non-empty and in the query's language. The scenario "
+        "examples check only the arguments their files fix.\n\n"
+        + format_ts_table("Held-out requests", ts_eval["heldout"])
+        + "\n\n"
+        + format_ts_table("Scenario examples (`shared/scenarios/*.json`, v1 and v2)", ts_eval["examples"])
+        + "\n\n"
+    )
+
+
+def model_card(
+    summary: dict, evaluation: dict | None, data_stats: dict, files: dict[str, int], ts_eval: dict | None = None
+) -> str:
     cfg = summary["config"]
     args = summary["args"]
     minutes = summary["train_seconds"] / 60
@@ -103,7 +139,7 @@ model; free-text arguments (e.g. `speak.text`) are counted as exact too, which u
 
 {eval_text}
 
-## Limitations
+{ts_section(ts_eval)}## Limitations
 
 A few million parameters trained for about an hour on two CPU cores: it knows the reference
 scenarios' tools and the shapes of the synthetic tool sets it saw, and can copy names and numbers

@@ -75,10 +75,12 @@ def evaluate_groups(
             context = prompt_context(model, item["rest"], prefix_kv)
             forced = [h[:s] for h, s in zip(item["heads"], item["target_from"])]
             expected = [h[s:] for h, s in zip(item["heads"], item["target_from"])]
-            longest = max(len(e) for e in expected)
-            got = greedy_heads(model, context, forced, stop, max_tokens=max(max_tokens, longest))
             meta = item.get("meta", {})
             free = free_text.get((meta.get("scenario"), meta.get("function")), set()) if detok else set()
+            # a head still running past its target's length can no longer match it exactly (free text can)
+            longest = max(len(e) for e in expected)
+            cap = max_tokens if free else min(max_tokens, longest + 1)
+            got = greedy_heads(model, context, forced, stop, max_tokens=cap)
             heads = []
             for f, e, g in zip(forced, expected, got):
                 name = head_name(f[0], names_by_id)
