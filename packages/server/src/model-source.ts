@@ -31,19 +31,19 @@ export class ModelSourceError extends Error {
  */
 export async function resolveModelDir(spec: string): Promise<string> {
   if (spec === EMBEDDED_MODEL) {
-    let dir: unknown;
+    let dir: string;
     try {
-      // A variable specifier: the package is optional at build time.
-      const name = EMBEDDED_PACKAGE;
-      dir = ((await import(name)) as { RT_TINY_DIR?: unknown }).RT_TINY_DIR;
+      // Imported on demand: serving another model never loads the package.
+      dir = (await import("@rtool/model-rt-tiny")).RT_TINY_DIR;
     } catch {
       throw new ModelSourceError(
         spec,
         `the embedded model package ${EMBEDDED_PACKAGE} is not installed; pass --model DIR (a Hugging Face model directory)`,
       );
     }
-    if (typeof dir !== "string")
-      throw new ModelSourceError(spec, `${EMBEDDED_PACKAGE} exports no RT_TINY_DIR`);
+    if (!existsSync(join(dir, "config.json"))) {
+      throw new ModelSourceError(spec, `the embedded model has no config.json in ${dir}; pass --model DIR`);
+    }
     return dir;
   }
   const dir = resolve(spec);
