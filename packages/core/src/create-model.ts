@@ -9,7 +9,7 @@ import { buildQwenGraph, type LinearHook, type WeightProvider } from "./graph/qw
 import { saveModel } from "./graph/save-model";
 import { Model, type TextTokenizer } from "./model";
 import type { QwenConfig } from "./model/types";
-import { type QuantMode, quantizeOnLoadOptions } from "./quant/select";
+import { type QuantCompute, type QuantMode, quantizeOnLoadOptions } from "./quant/select";
 import { OrtDecoderRuntime } from "./runtime/ort-runtime";
 import { createSession, type ProviderRequest } from "./runtime/session";
 
@@ -42,6 +42,11 @@ export interface LoadModelOptions {
    * AWQ checkpoints are detected from config.json and need no option.
    */
   quant?: QuantMode;
+  /**
+   * How quantized layers compute: "exact" (float32, the AWQ default) or "fast" (int8 activations,
+   * the int8/int4 default; many times faster on a CPU). See {@link QuantCompute}.
+   */
+  quantCompute?: QuantCompute;
   /** Emits linear layers (custom quantized builds); overrides `quant`'s for them; default float32. */
   linear?: LinearHook;
   /** Distinguishes cache entries of graphs built differently from the same weights (e.g. "int8"). */
@@ -97,7 +102,7 @@ export async function createModelFromWeights<T extends TextTokenizer | undefined
   tokenizer?: T,
   options: LoadModelOptions = {},
 ): Promise<Model<T>> {
-  const graphOptions = quantizeOnLoadOptions(options.quant);
+  const graphOptions = quantizeOnLoadOptions(options.quant, options.quantCompute);
   if (options.linear) graphOptions.linear = options.linear;
   const graph = buildQwenGraph(config, weights, graphOptions);
   const runtime = await runtimeForGraph(config, graph, options);

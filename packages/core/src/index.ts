@@ -189,8 +189,11 @@ export {
   roundToNearestLinear,
 } from "./quant/round-to-nearest";
 export {
+  checkQuantCompute,
+  checkQuantMode,
   planQuantization,
   QUANT_MODES,
+  type QuantCompute,
   type QuantizationPlan,
   type QuantMode,
   quantizeOnLoadOptions,
@@ -222,5 +225,5 @@ export {
   RtoolTokenizer,
   readTokenizerFile,
 } from "./tokenizer";
-export { VERSION } from "./version";
 export * from "./tools";
+export { VERSION } from "./version";

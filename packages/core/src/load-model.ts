@@ -70,7 +70,7 @@ export async function loadModel(dir: string, options: LoadModelOptions = {}): Pr
   checkProviderRequest(options.provider);
   const config = readQwenConfig(dir);
   // AWQ from config.json, or quantize on load; other layouts are refused before any weight is read
-  const quant = planQuantization(config, options.quant, join(dir, "config.json"));
+  const quant = planQuantization(config, options.quant, join(dir, "config.json"), options.quantCompute);
   const tokenizer = loadTokenizer(dir);
   if (options.cache ?? true) {
     const variant = options.cacheVariant ?? (options.linear ? "custom-linear" : quant.cacheVariant);

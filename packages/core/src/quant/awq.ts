@@ -237,8 +237,10 @@ export function readAwqLinear(
 
 /**
  * The {@link LinearHook} of an AWQ checkpoint: each q/k/v/o and gate/up/down projection becomes
- * one exact MatMulNBits node (float32 compute, so logits match a float forward of the dequantized
- * model); modules in `modules_to_not_convert` and everything that is not a linear layer stay float.
+ * one MatMulNBits node holding the exact AWQ weights; modules in `modules_to_not_convert` and
+ * everything that is not a linear layer stay float. By default the op computes in float32, so
+ * logits match a float forward of the dequantized model; `accuracyLevel: 4` quantizes activations
+ * to int8 per block, many times faster on a CPU (about 0.06 logit error on the fixtures).
  *
  * @example
  * ```ts
@@ -246,11 +248,15 @@ export function readAwqLinear(
  * const graph = buildQwenGraph(config, weightProvider, { linear: awqLinear(source, awq) });
  * ```
  */
-export function awqLinear(source: WeightSource, awq: AwqConfig): LinearHook {
+export function awqLinear(
+  source: WeightSource,
+  awq: AwqConfig,
+  options: { accuracyLevel?: 0 | 4 } = {},
+): LinearHook {
   return (g, x, spec, weights) => {
     if (isNotConverted(awq, spec.prefix)) return float32Linear(g, x, spec, weights);
     const w = readAwqLinear(source, spec.prefix, spec.inFeatures, spec.outFeatures, awq.groupSize);
     const bias = spec.hasBias ? weights(`${spec.prefix}.bias`).data : undefined;
-    return emitMatMulNBits(g, x, w, { name: spec.prefix, bias });
+    return emitMatMulNBits(g, x, w, { name: spec.prefix, bias, accuracyLevel: options.accuracyLevel });
   };
 }

@@ -10,14 +10,19 @@ import { roundToNearestLinear } from "./round-to-nearest";
 export const INT4_BLOCK_SIZE = 32;
 
 /**
- * The int4 {@link LinearHook}. Activations are quantized to int8 per block inside the op
- * (`accuracy_level` 4), ONNX Runtime's fast CPU path for 4-bit weights.
+ * The int4 {@link LinearHook}. By default activations are quantized to int8 per block inside the
+ * op (`accuracy_level` 4), ONNX Runtime's fast CPU path for 4-bit weights; `accuracyLevel: 0`
+ * computes in float32.
  *
  * @example
  * ```ts
  * const graph = buildQwenGraph(config, weights, { linear: int4Linear() });
  * ```
  */
-export function int4Linear(options: { blockSize?: number } = {}): LinearHook {
-  return roundToNearestLinear({ bits: 4, blockSize: options.blockSize ?? INT4_BLOCK_SIZE, accuracyLevel: 4 });
+export function int4Linear(options: { blockSize?: number; accuracyLevel?: 0 | 4 } = {}): LinearHook {
+  return roundToNearestLinear({
+    bits: 4,
+    blockSize: options.blockSize ?? INT4_BLOCK_SIZE,
+    accuracyLevel: options.accuracyLevel ?? 4,
+  });
 }

@@ -10,14 +10,19 @@ import { roundToNearestLinear } from "./round-to-nearest";
 export const INT8_BLOCK_SIZE = 32;
 
 /**
- * The int8 {@link LinearHook}. Activations are quantized to int8 per block inside the op
- * (`accuracy_level` 4): ONNX Runtime's CPU kernels for 8-bit weights have no fast float path.
+ * The int8 {@link LinearHook}. By default activations are quantized to int8 per block inside the
+ * op (`accuracy_level` 4): ONNX Runtime's CPU kernels for 8-bit weights have no fast float path
+ * (`accuracyLevel: 0` dequantizes the whole weight on every call).
  *
  * @example
  * ```ts
  * const graph = buildQwenGraph(config, weights, { linear: int8Linear() });
  * ```
  */
-export function int8Linear(options: { blockSize?: number } = {}): LinearHook {
-  return roundToNearestLinear({ bits: 8, blockSize: options.blockSize ?? INT8_BLOCK_SIZE, accuracyLevel: 4 });
+export function int8Linear(options: { blockSize?: number; accuracyLevel?: 0 | 4 } = {}): LinearHook {
+  return roundToNearestLinear({
+    bits: 8,
+    blockSize: options.blockSize ?? INT8_BLOCK_SIZE,
+    accuracyLevel: options.accuracyLevel ?? 4,
+  });
 }

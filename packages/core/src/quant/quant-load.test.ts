@@ -16,14 +16,19 @@ import * as ort from "onnxruntime-node";
 import { tinyQwen2, tinyQwen3 } from "../../test/tiny-configs";
 import { createModelFromWeights, type LoadProgress } from "../create-model";
 import { graphCacheKey } from "../graph/graph-cache";
-import { buildQwenGraph } from "../graph/qwen";
+import { buildQwenGraph, type WeightProvider } from "../graph/qwen";
 import { randomQwenWeights } from "../graph/random-weights";
 import { loadModel } from "../load-model";
+import { readQwenConfig } from "../model/config";
 import { TensorMissingError, TensorShapeError } from "../model/errors";
 import { SafetensorsFile } from "../model/safetensors";
 import { writeSafetensors } from "../model/safetensors-writer";
+import { openWeights } from "../model/weights";
 import { ProviderUnavailableError } from "../runtime/errors";
 import { UnsupportedQuantizationError } from "./errors";
+import { INT8_BLOCK_SIZE } from "./int8";
+import { dequantizeMatMulNBits } from "./matmul-nbits";
+import { quantizeRoundToNearest } from "./round-to-nearest";
 import { planQuantization, quantizeOnLoadOptions } from "./select";
 
 const fixtures = join(import.meta.dir, "../../test/fixtures");
@@ -81,6 +86,21 @@ describe("AWQ checkpoints load with no flag", () => {
       await again.dispose();
     });
   }
+
+  test('quantCompute "fast": int8 activations, a separate cache entry, greedy still equal', async () => {
+    const g = golden("awq-qwen3");
+    const stages: string[] = [];
+    const model = await loadModel(join(fixtures, "awq-qwen3"), {
+      threads: 1,
+      quantCompute: "fast",
+      onProgress: (p) => stages.push(p.stage),
+    });
+    expect(stages[0]).toBe("build-graph"); // not the exact graph cached above
+    const { logits } = await model.forward(g.input_ids);
+    expect(maxAbsDiff(logits, g.logits_last)).toBeLessThanOrEqual(0.1); // 0.064 measured
+    expect(await model.generate(g.input_ids, { maxTokens: 8 })).toEqual(g.greedy);
+    await model.dispose();
+  });
 
   test.skipIf(cudaInstalled)("provider auto falls back to the CPU with a warning", async () => {
     const warnings: string[] = [];
@@ -154,6 +174,38 @@ describe("quantize float checkpoints on load", () => {
     expect(bits.at(-1)).toBe(8); // classifier int8
     expect(bits.slice(0, -1).every((b) => b === 4)).toBe(true);
     expect(graph.initializers.filter((i) => i.name === "model.embed_tokens.weight")).toHaveLength(1);
+  });
+
+  test('int8 with quantCompute "exact" is the float forward of the dequantized weights', async () => {
+    const dir = join(fixtures, "qwen2-gqa"); // untied: the classifier is its own weight
+    const config = readQwenConfig(dir);
+    const source = openWeights(dir);
+    const stored: WeightProvider = (name) => ({
+      data: source.readFloat32(name),
+      shape: [...(source.tensors.get(name)?.shape ?? [])],
+    });
+    const dequantized: WeightProvider = (name) => {
+      const w = stored(name);
+      if (!/_proj\.weight$|^lm_head\.weight$/.test(name)) return w;
+      const q = quantizeRoundToNearest(w.data, w.shape[0], w.shape[1], {
+        bits: 8,
+        blockSize: INT8_BLOCK_SIZE,
+      });
+      return { data: dequantizeMatMulNBits(q), shape: w.shape };
+    };
+    const ids = golden("qwen2-gqa").input_ids;
+    const int8 = await createModelFromWeights(config, stored, undefined, {
+      threads: 1,
+      quant: "int8",
+      quantCompute: "exact",
+    });
+    const reference = await createModelFromWeights(config, dequantized, undefined, { threads: 1 });
+    const a = (await int8.forward(ids)).logits;
+    const b = (await reference.forward(ids)).logits;
+    expect(maxAbsDiff(a, b)).toBeLessThanOrEqual(1e-4);
+    await int8.dispose();
+    await reference.dispose();
+    source.close();
   });
 
   test("createModelFromWeights takes quant too (random weights, as the benchmarks use)", async () => {

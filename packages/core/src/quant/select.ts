@@ -17,6 +17,16 @@ export type QuantMode = "none" | "int8" | "int4";
 /** The quant modes, for CLIs and validation. */
 export const QUANT_MODES: readonly QuantMode[] = ["none", "int8", "int4"];
 
+/**
+ * How quantized layers compute. "exact": float32 products with the exactly dequantized weights
+ * (MatMulNBits `accuracy_level` 0; the default for AWQ, whose logits then match the checkpoint's
+ * own forward). "fast": activations quantized to int8 per block inside the op (`accuracy_level` 4;
+ * the default for int8/int4 on load, and many times faster on a CPU).
+ */
+export type QuantCompute = "exact" | "fast";
+
+const accuracyLevelOf = (compute: QuantCompute): 0 | 4 => (compute === "exact" ? 0 : 4);
+
 /** Bumped whenever a quantized layout or its kernels' settings change, so cached graphs are rebuilt. */
 export const QUANT_LAYOUT_VERSION = 2;
 
@@ -54,11 +64,32 @@ export function checkQuantMode(quant: unknown, file = "options"): asserts quant 
  * const graph = buildQwenGraph(config, weights, quantizeOnLoadOptions("int4"));
  * ```
  */
-export function quantizeOnLoadOptions(quant: QuantMode | undefined): QwenGraphOptions {
+export function quantizeOnLoadOptions(
+  quant: QuantMode | undefined,
+  compute: QuantCompute = "fast",
+): QwenGraphOptions {
   checkQuantMode(quant);
-  if (quant === "int8") return { linear: int8Linear(), classifier: int8Linear() };
-  if (quant === "int4") return { linear: int4Linear(), classifier: int8Linear() };
+  checkQuantCompute(compute);
+  const accuracyLevel = accuracyLevelOf(compute);
+  if (quant === "int8")
+    return { linear: int8Linear({ accuracyLevel }), classifier: int8Linear({ accuracyLevel }) };
+  if (quant === "int4")
+    return { linear: int4Linear({ accuracyLevel }), classifier: int8Linear({ accuracyLevel }) };
   return {};
+}
+
+/** Throws unless `compute` is "exact" or "fast". */
+export function checkQuantCompute(
+  compute: unknown,
+  file = "options",
+): asserts compute is QuantCompute | undefined {
+  if (compute !== undefined && compute !== "exact" && compute !== "fast") {
+    throw new UnsupportedQuantizationError(
+      `quantCompute "${String(compute)}" (use "exact" or "fast")`,
+      file,
+      "quantCompute",
+    );
+  }
 }
 
 /**
@@ -67,6 +98,7 @@ export function quantizeOnLoadOptions(quant: QuantMode | undefined): QwenGraphOp
  * quantize an already quantized checkpoint again is refused.
  *
  * @param configFile config.json's path, named in errors
+ * @param compute default "exact" for AWQ, "fast" for int8/int4
  * @example
  * ```ts
  * const plan = planQuantization(config, "int8", join(dir, "config.json"));
@@ -77,8 +109,10 @@ export function planQuantization(
   config: QwenConfig,
   quant: QuantMode | undefined,
   configFile: string,
+  compute?: QuantCompute,
 ): QuantizationPlan {
   checkQuantMode(quant, configFile);
+  checkQuantCompute(compute, configFile);
   if (config.quantization !== undefined) {
     const awq = parseAwqConfig(config, configFile);
     if (quant !== undefined && quant !== "none") {
@@ -88,20 +122,22 @@ export function planQuantization(
         "quant",
       );
     }
+    const accuracyLevel = accuracyLevelOf(compute ?? "exact");
     return {
       kind: "awq",
-      cacheVariant: `awq-g${awq.groupSize}-v${QUANT_LAYOUT_VERSION}`,
+      cacheVariant: `awq-g${awq.groupSize}-acc${accuracyLevel}-v${QUANT_LAYOUT_VERSION}`,
       checkLinear: checkAwqLinear(awq),
       // the classifier stays as stored (AWQ keeps lm_head in fp16), so logits match the checkpoint
-      graphOptionsFor: (source) => ({ linear: awqLinear(source, awq) }),
+      graphOptionsFor: (source) => ({ linear: awqLinear(source, awq, { accuracyLevel }) }),
     };
   }
   if (quant === "int8" || quant === "int4") {
     const blockSize = quant === "int8" ? INT8_BLOCK_SIZE : INT4_BLOCK_SIZE;
+    const accuracyLevel = accuracyLevelOf(compute ?? "fast");
     return {
       kind: quant,
-      cacheVariant: `${quant}-rtn-b${blockSize}-classifier-int8-b${INT8_BLOCK_SIZE}-v${QUANT_LAYOUT_VERSION}`,
-      graphOptionsFor: () => quantizeOnLoadOptions(quant),
+      cacheVariant: `${quant}-rtn-b${blockSize}-classifier-int8-b${INT8_BLOCK_SIZE}-acc${accuracyLevel}-v${QUANT_LAYOUT_VERSION}`,
+      graphOptionsFor: () => quantizeOnLoadOptions(quant, compute ?? "fast"),
     };
   }
   return { kind: "fp32", cacheVariant: "fp32", graphOptionsFor: () => ({}) };
