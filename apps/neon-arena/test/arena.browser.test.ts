@@ -192,4 +192,22 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium", () => {
     await page.screenshot({ path: join(SCREENS, "flappy.png") });
     expect(consoleErrors).toEqual([]);
   }, 120_000);
+
+  test("with its server down, a scene shows the offline status and backs off instead of polling at 16 Hz", async () => {
+    const down = await context.newPage();
+    let attempts = 0;
+    down.on("request", (request) => {
+      if (request.url().startsWith("http://127.0.0.1:9/")) attempts += 1;
+    });
+    await down.goto(`${app.url}?scene=pong&server=${encodeURIComponent("http://127.0.0.1:9")}`);
+    await down.waitForFunction(() => window.rtoolArena?.state().status === "offline", null, { timeout: 30_000 });
+    await down.waitForTimeout(3000);
+    expect(await down.getAttribute('[data-testid="server-status"]', "class")).toContain("offline");
+    expect(await down.textContent('[data-testid="server-status"]')).toContain("retry in");
+    // 250, 500, 1000, 2000 ms back-off: a handful of attempts in ~3 s where 16 Hz would make ~50.
+    expect(attempts).toBeGreaterThan(0);
+    expect(attempts).toBeLessThanOrEqual(8);
+    await down.screenshot({ path: join(SCREENS, "server-down.png") });
+    await down.close();
+  }, 60_000);
 });
