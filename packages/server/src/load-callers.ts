@@ -2,7 +2,7 @@
  * From a model directory to what the server serves: `loadModel`, a {@link BatchedRuntime} over
  * its runtime, and for each prompt format a {@link CallerPool} of real-time callers (lanes) on it.
  */
-import { createRealtimeCaller, type LoadProgress, loadModel, type RealtimeCaller } from "@rtool/core";
+import { type LoadProgress, loadModel, RealtimeCaller } from "@rtool/core";
 import { BatchedRuntime, type MergePolicy } from "./batching/batched-runtime";
 import { CallerPool } from "./batching/caller-pool";
 import { LocalCompletions } from "./engine/local-completions";
@@ -17,7 +17,7 @@ export interface LoadCallersOptions {
   quant?: "none" | "int8" | "int4";
   /** Keep the built graph in the on-disk cache; default true. */
   cache?: boolean;
-  /** Callers per format, i.e. calls decoded at once; default 16 (match the server's concurrency). */
+  /** Most callers per format (created as concurrency needs them): calls decoded at once; default 16. */
   lanes?: number;
   /** Prefix-cache bytes per format, split over its lanes; default 256 MiB. */
   prefixCacheBytes?: number;
@@ -58,19 +58,16 @@ export async function loadCallers(dir: string, options: LoadCallersOptions = {})
   const runtime = new BatchedRuntime(model.runtime, { onPass: options.onPass, policy: options.mergePolicy });
   const lanes = options.lanes ?? 16;
   const cacheBytes = options.prefixCacheBytes ?? 256 * 1024 * 1024;
-  const pool = async (format: PromptFormat) => {
-    const callers: RealtimeCaller[] = [];
-    for (let i = 0; i < lanes; i++) {
-      callers.push(
-        await createRealtimeCaller(
+  const pool = (format: PromptFormat) =>
+    new CallerPool(
+      () =>
+        new RealtimeCaller(
           { runtime, tokenizer: model.tokenizer },
           { format, prefixCacheBytes: Math.floor(cacheBytes / lanes) },
         ),
-      );
-    }
-    return new CallerPool(callers);
-  };
-  const pools = { v1: await pool("v1"), v2: await pool("v2") };
+      lanes,
+    );
+  const pools = { v1: pool("v1"), v2: pool("v2") };
   return {
     callers: pools,
     pools,

@@ -3,7 +3,8 @@
  * share its prefix cache), so concurrency needs several: each lane is a caller over the same
  * {@link BatchedRuntime}, concurrent calls go to different lanes, and their forward passes merge.
  * A call prefers the lane that last served the same system prompt and tools, whose prefix cache
- * already holds them.
+ * already holds them. Lanes are created on demand, up to a maximum, so a server that sees one
+ * client at a time holds one caller (and one prefix cache) per format.
  */
 import type { Caller, CallerCacheStats, CallerEvent, CallerRequest, CallerResult } from "../caller";
 
@@ -12,25 +13,34 @@ import type { Caller, CallerCacheStats, CallerEvent, CallerRequest, CallerResult
  *
  * @example
  * ```ts
- * const pool = new CallerPool(await Promise.all(
- *   Array.from({ length: 8 }, () => createRealtimeCaller({ runtime: batched, tokenizer }, { format: "v2" })),
- * ));
+ * const pool = new CallerPool(() => new RealtimeCaller({ runtime: batched, tokenizer }, { format: "v2" }), 8);
  * await Promise.all(requests.map((r) => pool.call(r))); // up to 8 decode together
  * ```
  */
 export class CallerPool implements Caller {
-  private readonly busy: number[];
+  private readonly busy: number[] = [];
+  private readonly created: Caller[] = [];
   private readonly affinity = new Map<string, number>();
 
-  constructor(readonly lanes: readonly Caller[]) {
-    if (lanes.length === 0) throw new RangeError("CallerPool needs at least one lane");
-    this.busy = lanes.map(() => 0);
+  constructor(
+    private readonly createLane: () => Caller,
+    /** Most lanes, i.e. calls decoded at once. */
+    readonly maxLanes: number,
+  ) {
+    if (!(Number.isInteger(maxLanes) && maxLanes >= 1)) {
+      throw new RangeError(`CallerPool needs maxLanes >= 1, got ${maxLanes}`);
+    }
+  }
+
+  /** The lanes created so far. */
+  get lanes(): readonly Caller[] {
+    return this.created;
   }
 
   async call(request: CallerRequest): Promise<CallerResult> {
     const lane = this.take(request);
     try {
-      return await this.lanes[lane]!.call(request);
+      return await this.created[lane]!.call(request);
     } finally {
       this.busy[lane]!--;
     }
@@ -39,7 +49,7 @@ export class CallerPool implements Caller {
   async *stream(request: CallerRequest): AsyncIterable<CallerEvent> {
     const lane = this.take(request);
     try {
-      yield* this.lanes[lane]!.stream(request);
+      yield* this.created[lane]!.stream(request);
     } finally {
       this.busy[lane]!--;
     }
@@ -48,7 +58,7 @@ export class CallerPool implements Caller {
   /** The lanes' prefix-cache counters, summed. */
   cacheStats(): CallerCacheStats {
     const sum = { hits: 0, misses: 0, evictions: 0, cachedTokens: 0, bytes: 0 };
-    for (const lane of this.lanes) {
+    for (const lane of this.created) {
       const s = lane.cacheStats?.();
       if (!s) continue;
       sum.hits += s.hits;
@@ -70,7 +80,14 @@ export class CallerPool implements Caller {
     const preferred = this.affinity.get(key);
     let lane = 0;
     if (preferred !== undefined && this.busy[preferred] === 0) lane = preferred;
-    else for (let i = 1; i < this.busy.length; i++) if (this.busy[i]! < this.busy[lane]!) lane = i;
+    else {
+      for (let i = 1; i < this.busy.length; i++) if (this.busy[i]! < this.busy[lane]!) lane = i;
+      if ((this.busy.length === 0 || this.busy[lane]! > 0) && this.created.length < this.maxLanes) {
+        this.created.push(this.createLane());
+        this.busy.push(0);
+        lane = this.created.length - 1;
+      }
+    }
     this.busy[lane]!++;
     this.affinity.set(key, lane);
     return lane;
