@@ -46,7 +46,7 @@ export type { ConstraintKind, HeadConstraint } from "./decode/constraints/types"
 export { unionConstraint } from "./decode/constraints/union";
 export type { ValueGrammar } from "./decode/constraints/value-grammar";
 export { spacedConstraint } from "./decode/constraints/value-grammar";
-export type { HeadStops, HeadTextState, TextConstraint } from "./decode/head-text";
+export type { DoneText, HeadStops, HeadTextState, OpenText, RejectedText, TextConstraint } from "./decode/head-text";
 export { classifyHeadText, forcedEnding } from "./decode/head-text";
 export type {
   DecodeHeadsInput,
@@ -63,7 +63,7 @@ export { TeacherForcedRuntime } from "./decode/testing/forced-runtime";
 export type { TokenVocab } from "./decode/token-vocab";
 export { VocabIndex } from "./decode/token-vocab";
 export type { MaskRow } from "./decode/tree-mask";
-export { buildStepMask, causalRows } from "./decode/tree-mask";
+export { buildStepMask, causalRows, MASKED } from "./decode/tree-mask";
 export { UnsupportedGraphFeatureError } from "./graph/errors";
 export {
   CACHED_MODEL_FILE,
