@@ -7,10 +7,12 @@ import { findCachedGraph, graphCacheRoot, removeCachedGraph, storeCachedGraph } 
 const root = mkdtempSync(join(tmpdir(), "rtool-cache-test-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-test("RTOOL_CACHE_DIR decides the root", () => {
+test("RTOOL_CACHE_DIR decides the root; without it tests use the temporary directory", () => {
   const before = process.env.RTOOL_CACHE_DIR;
   process.env.RTOOL_CACHE_DIR = root;
   expect(graphCacheRoot()).toBe(root);
+  delete process.env.RTOOL_CACHE_DIR;
+  expect(graphCacheRoot()).toBe(join(tmpdir(), "rtool-test-cache", "graphs"));
   if (before === undefined) delete process.env.RTOOL_CACHE_DIR;
   else process.env.RTOOL_CACHE_DIR = before;
 });

@@ -17,7 +17,7 @@ import {
   rmSync,
   statSync,
 } from "node:fs";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../version";
 import { QWEN_GRAPH_VERSION } from "./qwen";
@@ -25,10 +25,16 @@ import { QWEN_GRAPH_VERSION } from "./qwen";
 /** File name of a cached graph inside its key directory. */
 export const CACHED_MODEL_FILE = "model.onnx";
 
-/** The cache root: `$RTOOL_CACHE_DIR`, else `~/.cache/rtool/graphs`. */
+/**
+ * The cache root: `$RTOOL_CACHE_DIR`, else `~/.cache/rtool/graphs`; under a test runner
+ * (`NODE_ENV=test`, which `bun test` sets) the default is in the temporary directory instead, so
+ * no test suite writes model graphs into a home directory.
+ */
 export function graphCacheRoot(): string {
   const fromEnv = process.env.RTOOL_CACHE_DIR;
-  return fromEnv && fromEnv.length > 0 ? fromEnv : join(homedir(), ".cache", "rtool", "graphs");
+  if (fromEnv && fromEnv.length > 0) return fromEnv;
+  if (process.env.NODE_ENV === "test") return join(tmpdir(), "rtool-test-cache", "graphs");
+  return join(homedir(), ".cache", "rtool", "graphs");
 }
 
 /** The safetensors header bytes of a file (length prefix and JSON), read without the tensor data. */
