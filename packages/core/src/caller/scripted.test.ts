@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { PrefixCache } from "../decode/prefix-cache";
 import { HashRuntime, ListVocab } from "../decode/testing/hash-runtime";
+import { ToolSchemaError } from "../prompt/tools";
 import { createRealtimeCaller } from "./realtime-caller";
 
 const HEADS = ["function", "arg1", "arg2", "arg3", "content"];
@@ -142,5 +143,25 @@ describe("prefix cache", () => {
     const again = await rt.call(request);
     expect(again.timings.cachedPrefixTokens).toBe(0);
     expect(rt.cacheStats().entries).toBe(0);
+  });
+});
+
+describe("stream", () => {
+  test("heads as they finish, the function first, then the call; bad input throws from the iterator", async () => {
+    const model = scriptedModel({ function: "move</function>", arg1: "Amiya</arg1>", arg2: " north</arg2>" });
+    const rt = await createRealtimeCaller(model, { format: "v2" });
+    const events = [];
+    for await (const ev of rt.stream(request)) events.push(ev);
+    const order = events.map((e) => ("head" in e ? e.head : "call"));
+    expect(order[0]).toBe("function");
+    expect(order.at(-1)).toBe("call");
+    expect(order.slice(1, -1).sort()).toEqual(["arg1", "arg2", "arg3"]);
+    expect(events[0]).toEqual({ head: "function", text: "move", done: true });
+    const drain = async () => {
+      for await (const _ of rt.stream({ ...request, tools: [] })) {
+        // no events: the request is refused before decoding
+      }
+    };
+    await expect(drain()).rejects.toBeInstanceOf(ToolSchemaError);
   });
 });
