@@ -5,4 +5,5 @@
  * @packageDocumentation
  */
 export * from "./headless";
-export { RTOOL_OPTIONS_KEY, RtoolPlugin, type RtoolPluginOptions } from "./plugin";
+export { RtoolGlobalPlugin, RtoolPlugin } from "./plugin";
+export { RTOOL_OPTIONS_KEY, type RtoolApi, type RtoolPluginOptions } from "./plugin-core";

@@ -17,7 +17,12 @@ test("the build gives an ESM bundle with phaser external, and bun pm pack ships 
   const headless = await Bun.file(join(root, "dist/headless.js")).text();
   expect(headless).not.toContain('from "phaser"');
   const node = Bun.spawnSync(
-    ["node", "--input-type=module", "-e", 'const m = await import("./dist/headless.js"); console.log(typeof m.RtoolClient)'],
+    [
+      "node",
+      "--input-type=module",
+      "-e",
+      'const m = await import("./dist/headless.js"); console.log(typeof m.RtoolClient)',
+    ],
     { cwd: root, stdout: "pipe", stderr: "pipe" },
   );
   expect(node.stdout.toString().trim()).toBe("function");

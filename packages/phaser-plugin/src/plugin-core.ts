@@ -1,0 +1,114 @@
+/**
+ * What the scene plugin and the global plugin share: the lazily created client (options from
+ * `connect`, the plugin config's `data`, or the game registry), the per-frame tick, and the
+ * status line drawn in a scene while the server is unreachable. No Phaser import at run time:
+ * it only calls methods on the game and scene it is given.
+ */
+import type Phaser from "phaser";
+import type { AgentSpec, CommandOutcome } from "./agent";
+import {
+  type Agent,
+  RtoolClient,
+  type RtoolClientOptions,
+  type ToolHandler,
+  type ToolOptions,
+} from "./client";
+import type { RtoolEvents, ServerStatus } from "./events";
+import type { FunctionTool, ToolDefinition } from "./tool-schema";
+
+/** Registry key a game may set to configure every scene's plugin: `game.registry.set(RTOOL_OPTIONS_KEY, {...})`. */
+export const RTOOL_OPTIONS_KEY = "rtool.options";
+
+/** Options of the plugin: the client's, plus whether to draw the status line. */
+export interface RtoolPluginOptions extends Omit<RtoolClientOptions, "dispatch" | "now"> {
+  /** Draw "rtool: server offline, retrying…" in the scene's top-right corner when not online; default true. */
+  showStatus?: boolean;
+}
+
+/** The API both plugins expose as `this.rtool`. */
+export interface RtoolApi {
+  /** Connects to a server; call before `tool`/`agent`, else the config's, registry's or default options apply. */
+  connect(options: RtoolPluginOptions): this;
+  /** Registers a tool (JSON Schema) and the handler that runs its validated calls. */
+  tool(definition: ToolDefinition, handler: ToolHandler, options?: ToolOptions): this;
+  /** The tools of a scope, as sent to the server. */
+  tools(scope?: string): FunctionTool[];
+  /** Declares a model-driven agent; its loop runs at `rateHz` while the game updates. */
+  agent(spec: AgentSpec): Agent;
+  /** Sends a player command (typed or spoken text). */
+  command(text: string, options?: { agent?: string }): Promise<CommandOutcome>;
+  /** Subscribes to `call`, `head`, `rejected`, `error`, `latency`, `status` or `dropped`. */
+  on<K extends keyof RtoolEvents>(event: K, listener: (payload: RtoolEvents[K]) => void): () => void;
+  /** Connection state. */
+  readonly status: ServerStatus;
+  /** The underlying client (agents' stats, advanced use). */
+  readonly client: RtoolClient;
+}
+
+/** The shared state and behaviour behind {@link RtoolApi}. */
+export class PluginCore {
+  private active: RtoolClient | null = null;
+  private options: RtoolPluginOptions | null = null;
+  private statusText: Phaser.GameObjects.Text | null = null;
+
+  constructor(
+    private readonly game: () => Phaser.Game | null | undefined,
+    private readonly scene: () => Phaser.Scene | null | undefined,
+    private readonly configured: () => RtoolPluginOptions | null = () => null,
+  ) {}
+
+  connect(options: RtoolPluginOptions): void {
+    if (this.active) throw new Error("rtool is already connected: call connect() before tool() and agent()");
+    this.options = options;
+  }
+
+  get status(): ServerStatus {
+    return this.active?.status ?? "connecting";
+  }
+
+  client(): RtoolClient {
+    if (!this.active) {
+      const fromRegistry = this.game()?.registry.get(RTOOL_OPTIONS_KEY) as RtoolPluginOptions | undefined;
+      const options = this.options ?? this.configured() ?? fromRegistry ?? {};
+      this.options = options;
+      this.active = new RtoolClient({ ...options, dispatch: "update" });
+    }
+    return this.active;
+  }
+
+  /** Once per frame: start due requests, run arrived calls, refresh the status line. */
+  tick(): void {
+    if (!this.active) return;
+    this.active.update();
+    this.drawStatus();
+  }
+
+  /** Ends the client (its agents and requests); the next use starts a fresh one. */
+  release(): void {
+    this.active?.destroy();
+    this.active = null;
+    this.statusText = null;
+  }
+
+  private drawStatus(): void {
+    const scene = this.scene();
+    if (!scene || this.options?.showStatus === false || !this.active) return;
+    const status = this.active.status;
+    if (status === "online") {
+      this.statusText?.setVisible(false);
+      return;
+    }
+    if (!this.statusText) {
+      this.statusText = scene.add
+        .text(scene.scale.width - 8, 8, "", { fontFamily: "monospace", fontSize: "14px", color: "#ff4d6d" })
+        .setOrigin(1, 0)
+        .setScrollFactor(0)
+        .setDepth(Number.MAX_SAFE_INTEGER);
+    }
+    const text =
+      status === "connecting"
+        ? "rtool: connecting…"
+        : `rtool: server offline, retrying in ${(this.active.retryInMs() / 1000).toFixed(1)} s`;
+    this.statusText.setText(text).setVisible(true);
+  }
+}
