@@ -49,6 +49,18 @@ beforeAll(() => {
           { status: 422 },
         );
       }
+      if (body.stream && query.startsWith("stream-")) {
+        const code = query === "stream-bad" ? "invalid_request" : "engine_error";
+        const error = {
+          success: false,
+          error: "no",
+          code,
+          field: code === "invalid_request" ? "messages[0].content" : null,
+        };
+        return new Response(`event: error\ndata: ${JSON.stringify(error)}\n\n`, {
+          headers: { "Content-Type": "text/event-stream" },
+        });
+      }
       if (body.stream) {
         const events = [
           `event: head\ndata: ${JSON.stringify({ head: "function", text: "move", done: true })}\n\n`,
@@ -141,6 +153,15 @@ describe("createHttpTransport", () => {
     const bad = await transport.send({ format: "v2", query: "bad", tools }).catch((e) => e);
     expect(bad).toBeInstanceOf(RequestRejectedError);
     expect(bad).toMatchObject({ status: 422, code: "unsupported_tools", field: "tools" });
+  });
+
+  test("an error event in a stream is a refused request or an unavailable server by its code", async () => {
+    const transport = createHttpTransport({ serverUrl: server.url.href, stream: true });
+    const bad = await transport.send({ format: "v2", query: "stream-bad", tools }).catch((e) => e);
+    expect(bad).toBeInstanceOf(RequestRejectedError);
+    expect(bad).toMatchObject({ code: "invalid_request", field: "messages[0].content" });
+    const engine = await transport.send({ format: "v2", query: "stream-engine", tools }).catch((e) => e);
+    expect(engine).toBeInstanceOf(ServerUnavailableError);
   });
 
   test("no server at all is ServerUnavailableError with no status", async () => {

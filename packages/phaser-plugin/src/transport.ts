@@ -169,7 +169,8 @@ async function readStream(response: Response, options: SendOptions): Promise<Cal
       for (const event of parser.push(decoder.decode(value, { stream: true }))) {
         if (event.event === "head") options.onHead?.(JSON.parse(event.data) as HeadUpdate);
         else if (event.event === "call") return JSON.parse(event.data) as CallReply;
-        else if (event.event === "error") throw errorFromBody(JSON.parse(event.data) as ErrorBody, 500);
+        else if (event.event === "error")
+          throw errorFromStream(JSON.parse(event.data) as ErrorBody, response.status);
       }
     }
   } finally {
@@ -197,11 +198,27 @@ async function errorFrom(response: Response): Promise<Error> {
   return errorFromBody(body, status);
 }
 
-function errorFromBody(body: ErrorBody, status: number): Error {
-  const code = body.code ?? "http_error";
-  if (status >= 500 || code === "internal" || code.startsWith("model_") || code === "queue_full") {
+/** Error codes rtool-server gives a request that is itself wrong; every other code means "later". */
+const REQUEST_ERROR_CODES: ReadonlySet<string> = new Set([
+  "invalid_json",
+  "invalid_request",
+  "body_too_large",
+  "unsupported_tools",
+  "unauthorized",
+  "not_found",
+]);
+
+/** An `error` event inside a 200 event stream: only the code tells the two kinds apart. */
+function errorFromStream(body: ErrorBody, status: number): Error {
+  const code = body.code ?? "internal";
+  if (!REQUEST_ERROR_CODES.has(code)) {
     return new ServerUnavailableError(`server error ${code}: ${body.error ?? ""}`.trim(), status);
   }
+  return errorFromBody(body, status);
+}
+
+function errorFromBody(body: ErrorBody, status: number): Error {
+  const code = body.code ?? "http_error";
   return new RequestRejectedError(
     `server refused the request (${status} ${code})${body.error ? `: ${body.error}` : ""}`,
     status,
