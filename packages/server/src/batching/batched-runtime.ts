@@ -10,11 +10,12 @@
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "@rtool/core";
 
 /**
- * When steps are merged. A merged pass reads the weights once instead of once per step, but its
- * block-diagonal attention scores every new row against every request's past, so its attention
- * work grows with (rows x past) of the whole batch. `"cost"` merges a step only while the weight
- * reads it saves outweigh the attention it adds (estimated from the model's shape); `"always"`
- * merges up to the row and past limits.
+ * When steps are merged. A merged pass reads the weights once instead of once per step, which
+ * pays only while passes are bound by reading weights (a few rows each); its block-diagonal
+ * attention scores every new row against every request's past, and the pasts are copied in and
+ * out. `"cost"` merges a step only while the modelled cost of the merged pass stays below that
+ * of separate passes (estimated from the model's shape); `"always"` merges up to the row and past
+ * limits.
  */
 export type MergePolicy = "cost" | "always";
 
@@ -59,10 +60,14 @@ export class BatchedRuntime implements DecoderRuntime {
   private readonly maxPast: number;
   private readonly onPass?: (requests: number, rows: number) => void;
   private readonly policy: MergePolicy;
-  /** Bytes of weights one pass reads: what each merged-in step saves. */
+  /** Bytes of weights one pass reads. */
   private readonly weightBytes: number;
+  /** Byte-equivalent cost of one row's matmul arithmetic (2 FLOPs per weight). */
+  private readonly rowBytes: number;
   /** Byte-equivalent cost of one attention score (one new row against one past position). */
   private readonly scoreBytes: number;
+  /** Bytes of KV per position (all layers, keys and values), copied in and out of a merged past. */
+  private readonly kvPositionBytes: number;
   /** Forward passes run, and steps served by them. */
   readonly counters = { passes: 0, steps: 0 };
 
@@ -76,17 +81,29 @@ export class BatchedRuntime implements DecoderRuntime {
     this.policy = options.policy ?? "cost";
     const c = inner.config;
     const flopsPerByte = options.flopsPerByte ?? 6;
-    this.weightBytes = 4 * weightCount(c);
+    const weights = weightCount(c);
+    this.weightBytes = 4 * weights;
+    this.rowBytes = (2 * weights) / flopsPerByte;
     // Per layer and head: QK^T and AV (2 x 2 x headDim FLOPs), plus the mask, scores and
     // softmax passes over memory (~16 bytes).
     this.scoreBytes = c.numLayers * c.numAttentionHeads * ((4 * c.headDim) / flopsPerByte + 16);
+    this.kvPositionBytes = c.numLayers * 2 * c.numKeyValueHeads * c.headDim * 4;
   }
 
-  /** Whether merging `count` steps with these totals costs less than running them apart. */
-  private worthMerging(count: number, rows: number, past: number, ownScores: number): boolean {
-    if (this.policy === "always" || count <= 1) return true;
-    const extraScores = rows * (past + rows) - ownScores;
-    return extraScores * this.scoreBytes <= (count - 1) * this.weightBytes;
+  /** Modelled cost of one pass, in bytes read: weights or arithmetic, whichever bounds it, plus attention. */
+  private passCost(rows: number, scores: number, copiedPast: number): number {
+    return (
+      Math.max(this.weightBytes, rows * this.rowBytes) +
+      scores * this.scoreBytes +
+      copiedPast * this.kvPositionBytes
+    );
+  }
+
+  /** Whether one merged pass over these totals costs no more than the separate passes (`apart`). */
+  private worthMerging(rows: number, past: number, apart: number): boolean {
+    if (this.policy === "always") return true;
+    // The merged past is copied in, and each request's present copied back out.
+    return this.passCost(rows, rows * (past + rows), 2 * past + rows) <= apart;
   }
 
   get config() {
@@ -146,18 +163,19 @@ export class BatchedRuntime implements DecoderRuntime {
   private takeBatch(): PendingStep[] {
     let rows = 0;
     let past = 0;
-    let ownScores = 0;
+    let apart = 0;
     let taken = 0;
     for (const step of this.pending) {
       const q = step.input.tokenIds.length;
       const p = step.input.past.length;
+      const alone = this.passCost(q, q * (p + q), 0);
       if (taken > 0) {
         if (rows + q > this.maxRows || past + p > this.maxPast) break;
-        if (!this.worthMerging(taken + 1, rows + q, past + p, ownScores + q * (p + q))) break;
+        if (!this.worthMerging(rows + q, past + p, apart + alone)) break;
       }
       rows += q;
       past += p;
-      ownScores += q * (p + q);
+      apart += alone;
       taken++;
     }
     return this.pending.splice(0, taken);
