@@ -15,6 +15,7 @@ import { createCompletionsRoute } from "./routes/completions";
 import { createFunctionCallRoute } from "./routes/function-call";
 import { createHealthRoute } from "./routes/health";
 import { createMetricsRoute } from "./routes/metrics";
+import { createModelsRoute } from "./routes/models";
 import { createOpenApiRoutes } from "./routes/openapi";
 
 /** HTTP options of {@link createApp}. */
@@ -38,6 +39,7 @@ export const ROUTES = [
   "/v2/function_call",
   "/v1/chat/completions",
   "/v1/completions",
+  "/v1/models",
   "/openapi.json",
   "/docs",
   "/metrics",
@@ -94,6 +96,7 @@ export function createApp(deps: ServerDeps, options: AppOptions = {}): Hono {
   app.route("/v2/function_call", createFunctionCallRoute(deps, "v2"));
   app.route("/v1/chat/completions", createChatCompletionsRoute(deps));
   app.route("/v1/completions", createCompletionsRoute(deps));
+  app.route("/v1/models", createModelsRoute(deps));
   app.route("/metrics", createMetricsRoute(deps));
   app.route("/", createOpenApiRoutes(deps));
 

@@ -144,6 +144,17 @@ describe("API key and CORS", () => {
 });
 
 describe("metrics, OpenAPI, docs", () => {
+  test("/v1/models lists the served model (OpenAI shape)", async () => {
+    await withServer({ modelName: "rt-tiny" }, async (base) => {
+      const list = (await (await fetch(`${base}/v1/models`)).json()) as {
+        object: string;
+        data: { id: string }[];
+      };
+      expect(list.object).toBe("list");
+      expect(list.data.map((m) => m.id)).toEqual(["rt-tiny"]);
+    });
+  });
+
   test("/metrics counts requests by route and status, calls, heads, steps and queue depth", async () => {
     await withServer({}, async (base) => {
       await postJson(`${base}/v1/function_call`, sampleBody());

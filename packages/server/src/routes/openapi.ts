@@ -80,6 +80,30 @@ export function openApiDocument(version: string): ReturnType<OpenAPIHono["getOpe
   });
   registry.registerPath({
     method: "get",
+    path: "/v1/models",
+    summary: "OpenAI-style model list: the one model this server serves.",
+    security: [{ bearer: [] }],
+    responses: {
+      200: {
+        description: "The list.",
+        ...json(
+          z.object({
+            object: z.literal("list"),
+            data: z.array(
+              z.object({
+                id: z.string(),
+                object: z.literal("model"),
+                created: z.number(),
+                owned_by: z.string(),
+              }),
+            ),
+          }),
+        ),
+      },
+    },
+  });
+  registry.registerPath({
+    method: "get",
     path: "/metrics",
     summary: "Prometheus metrics.",
     security: [{ bearer: [] }],
