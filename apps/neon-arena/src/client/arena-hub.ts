@@ -100,6 +100,21 @@ export class ArenaHub {
         }),
       ),
       rtool.on("head", (event) => this.hud.showHead(event.agent, event.head, event.text)),
+      // Failed requests (server down, refused request) show in the feed; the log keeps calls only.
+      rtool.on("error", (event) =>
+        this.hud.addToFeed({
+          at: performance.now(),
+          agent: event.agent,
+          source: event.source,
+          query: "",
+          function: null,
+          args: {},
+          heads: {},
+          latencyMs: null,
+          accepted: false,
+          reason: event.error.message,
+        }),
+      ),
       rtool.on("latency", (event) => this.log.latency(event.agent, event.ms, event.achievedHz)),
       rtool.on("status", (event) => {
         this.status = event.status;

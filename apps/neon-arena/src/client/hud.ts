@@ -181,9 +181,11 @@ export class Hud {
   /** Adds a call to the feed (newest on top, 14 kept). */
   addToFeed(call: LoggedCall): void {
     const item = element("li", { class: call.accepted ? "ok" : "refused" });
+    const text =
+      call.function === null && call.reason ? `error: ${call.reason}` : formatCall(call.function, call.args);
     item.append(
       element("span", { class: "agent" }, call.agent),
-      element("span", { class: "call" }, formatCall(call.function, call.args)),
+      element("span", { class: "call", title: call.reason ?? "" }, text),
       element("span", { class: "ms" }, call.latencyMs === null ? "" : `${call.latencyMs.toFixed(0)} ms`),
     );
     this.feed.prepend(item);
