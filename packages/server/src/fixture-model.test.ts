@@ -2,13 +2,16 @@
  * Routes against a real server on 127.0.0.1 serving a fixture model (random weights, head tags
  * as special tokens) through loadCallers: constrained decoding keeps every call well-formed.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { type LoadedCallers, loadCallers } from "./load-callers";
 import type { FunctionCallReply } from "./schemas/function-call";
 import { createServer, type RtoolServer } from "./server";
 import { postJson, readSse } from "./testing/http";
 import { FIXTURE_TOOLS, fixtureBody } from "./testing/sample-tools";
+
+// Loading a model (or spawning the CLI) takes seconds on a busy machine.
+setDefaultTimeout(60_000);
 
 const FIXTURE = join(import.meta.dir, "../../core/test/fixtures/qwen3-tied");
 const TOOL_NAMES = ["move", "stop"];

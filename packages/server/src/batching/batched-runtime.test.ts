@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import {
   createModelFromWeights,
   type KvState,
@@ -9,6 +9,9 @@ import {
   type StepOutput,
 } from "@rtool/core";
 import { BatchedRuntime, mergeSteps } from "./batched-runtime";
+
+// Loading a model (or spawning the CLI) takes seconds on a busy machine.
+setDefaultTimeout(60_000);
 
 const config: QwenConfig = {
   architecture: "qwen3",

@@ -2,7 +2,7 @@
  * The `rtool-server` executable as a child process: usage errors, pull against a fake hub, and
  * graceful shutdown (SIGTERM while calls are in flight: they complete, the process exits 0).
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,9 @@ import { startFakeHub } from "../testing/fake-hub";
 import { postJson } from "../testing/http";
 import { fixtureBody } from "../testing/sample-tools";
 import { runCli } from "./main";
+
+// Loading a model (or spawning the CLI) takes seconds on a busy machine.
+setDefaultTimeout(60_000);
 
 const CLI = join(import.meta.dir, "../cli.ts");
 const FIXTURE = join(import.meta.dir, "../../../core/test/fixtures/qwen3-tied");
