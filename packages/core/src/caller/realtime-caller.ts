@@ -98,7 +98,7 @@ export class RealtimeCaller {
     this.cache =
       options.prefixCache ??
       (cacheBytes > 0 ? new PrefixCache(model.runtime, { maxBytes: cacheBytes }) : null);
-    this.vocab = new VocabIndex(model.tokenizer);
+    this.vocab = VocabIndex.of(model.tokenizer);
   }
 
   /** Decodes one call. Bad input rejects with a `CallerInputError`/`ToolSchemaError` naming the field. */

@@ -123,12 +123,20 @@ export function classifyHeadText(
   return open;
 }
 
+/** The distinct marker starts of each stops object (asked for every candidate token: cached). */
+const markerStartsOf = new WeakMap<HeadStops, string[]>();
+
 /** Index of the first marker start (the first two characters of a stop marker) in `text`, or -1. */
 function markerStartIn(text: string, stops: HeadStops): number {
+  let starts = markerStartsOf.get(stops);
+  if (!starts) {
+    const all = [...stops.value, ...stops.null].filter((m) => m.length >= 2).map((m) => m.slice(0, 2));
+    starts = [...new Set(all)];
+    markerStartsOf.set(stops, starts);
+  }
   let first = -1;
-  for (const marker of [...stops.value, ...stops.null]) {
-    if (marker.length < 2) continue;
-    const at = text.indexOf(marker.slice(0, 2));
+  for (const start of starts) {
+    const at = text.indexOf(start);
     if (at >= 0 && (first < 0 || at < first)) first = at;
   }
   return first;

@@ -9,6 +9,13 @@ describe("argmax and topIndices", () => {
     expect(topIndices([1, 3, 3, 2, 5], 3)).toEqual([4, 1, 2]);
     expect(topIndices([0.5], 4)).toEqual([0]);
   });
+
+  test("large k (selection) agrees with a full sort", () => {
+    const random = seededRandom(11);
+    const row = Array.from({ length: 5000 }, () => Math.floor(random() * 300) / 7);
+    const sorted = row.map((_, i) => i).sort((a, b) => row[b] - row[a] || a - b);
+    for (const k of [65, 500, 4999, 5000, 6000]) expect(topIndices(row, k)).toEqual(sorted.slice(0, k));
+  });
 });
 
 describe("VocabIndex.acceptedTokens", () => {

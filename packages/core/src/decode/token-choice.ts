@@ -4,8 +4,11 @@
  * first; then the next best few; only then is the allowed set enumerated.
  */
 
-/** How many best tokens are tried one by one before enumerating the allowed set. */
-const TRY_TOP = 64;
+/**
+ * How many best tokens are tried one by one, in two widening rounds, before the allowed set is
+ * enumerated (which walks the whole vocabulary's text index).
+ */
+const TRY_TOP = [64, 2048];
 
 /** Index of the largest value (the lowest index among equals). */
 export function argmax(row: ArrayLike<number>): number {
@@ -22,6 +25,7 @@ export function argmax(row: ArrayLike<number>): number {
 
 /** Indices of the `k` largest values, largest first (ties: lower index first). */
 export function topIndices(row: ArrayLike<number>, k: number): number[] {
+  if (k > 64) return topIndicesBySelection(row, k);
   const top: number[] = [];
   for (let i = 0; i < row.length; i++) {
     const v = row[i];
@@ -34,6 +38,54 @@ export function topIndices(row: ArrayLike<number>, k: number): number[] {
     top[at] = i;
   }
   return top;
+}
+
+/** {@link topIndices} for large k: the k-th largest value by quickselect, then a sort of the few above it. */
+function topIndicesBySelection(row: ArrayLike<number>, k: number): number[] {
+  if (k >= row.length)
+    return sortedByValue(
+      row,
+      Array.from({ length: row.length }, (_, i) => i),
+    );
+  const threshold = kthLargest(Float64Array.from(row), k);
+  const above: number[] = [];
+  const equal: number[] = [];
+  for (let i = 0; i < row.length; i++) {
+    if (row[i] > threshold) above.push(i);
+    else if (row[i] === threshold) equal.push(i);
+  }
+  return sortedByValue(row, above.concat(equal.slice(0, k - above.length)));
+}
+
+function sortedByValue(row: ArrayLike<number>, ids: number[]): number[] {
+  return ids.sort((a, b) => row[b] - row[a] || a - b);
+}
+
+/** The k-th largest of `values` (1-based); reorders `values`. */
+function kthLargest(values: Float64Array, k: number): number {
+  const target = values.length - k; // index of the answer in ascending order
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const t = values[i];
+        values[i] = values[j];
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return values[target];
+  }
+  return values[target];
 }
 
 /** Deterministic uniform [0, 1) generator (mulberry32) for seeded sampling. */
@@ -61,7 +113,12 @@ export interface AllowedTokens {
 export function chooseGreedy(row: ArrayLike<number>, allowed: AllowedTokens | null): number {
   const best = argmax(row);
   if (!allowed || allowed.allows(best)) return best;
-  for (const id of topIndices(row, TRY_TOP)) if (allowed.allows(id)) return id;
+  let tried = 1;
+  for (const k of TRY_TOP) {
+    const top = topIndices(row, Math.min(k, row.length));
+    for (let i = tried; i < top.length; i++) if (allowed.allows(top[i])) return top[i];
+    tried = top.length;
+  }
   let choice = -1;
   for (const id of allowed.all()) {
     if (choice < 0 || row[id] > row[choice] || (row[id] === row[choice] && id < choice)) choice = id;

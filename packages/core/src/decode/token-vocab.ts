@@ -26,11 +26,25 @@ export interface TokenVocab {
  * ```
  */
 export class VocabIndex {
+  private static readonly shared = new WeakMap<TokenVocab, VocabIndex>();
   private readonly texts: (string | undefined)[];
   private sorted: Int32Array | null = null;
 
   constructor(readonly vocab: TokenVocab) {
     this.texts = new Array(vocab.size);
+  }
+
+  /**
+   * The index of `vocab`, one per tokenizer: callers on the same tokenizer share its token texts
+   * and its sorted index (built once; a few seconds for a 150k vocabulary on a slow CPU).
+   */
+  static of(vocab: TokenVocab): VocabIndex {
+    let index = VocabIndex.shared.get(vocab);
+    if (!index) {
+      index = new VocabIndex(vocab);
+      VocabIndex.shared.set(vocab, index);
+    }
+    return index;
   }
 
   get size(): number {
