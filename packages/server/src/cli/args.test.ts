@@ -42,6 +42,8 @@ describe("parseCliArgs", () => {
       "8",
       "--timeout",
       "5000",
+      "--name",
+      "b1",
     ]);
     expect(args).toEqual({
       command: "serve",
@@ -57,6 +59,10 @@ describe("parseCliArgs", () => {
       concurrency: 4,
       maxWaiting: 8,
       timeoutMs: 5000,
+      engine: "local",
+      engineTimeoutMs: 10_000,
+      engineRetries: 2,
+      name: "b1",
     });
   });
 

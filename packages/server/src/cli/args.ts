@@ -32,6 +32,16 @@ export interface ServeArgs {
   concurrency: number;
   maxWaiting: number;
   timeoutMs: number;
+  /** "local" runs the model here; "openai" decodes on a remote OpenAI-compatible completions endpoint. */
+  engine: "local" | "openai";
+  /** The remote engine (`--engine openai`), e.g. http://gpu-1:8000. */
+  engineUrl?: string;
+  engineModel?: string;
+  engineKey?: string;
+  engineTimeoutMs: number;
+  engineRetries: number;
+  /** Sent as `X-Rtool-Backend` on every response (behind a load balancer). */
+  name?: string;
 }
 
 /** Options of `rtool-server pull REPO_ID`. */
@@ -66,11 +76,19 @@ Options:
   --concurrency N          calls decoded at once, sharing forward passes; default 16
   --max-waiting N          calls queued beyond those before 429; default 64
   --timeout MS             request timeout; default 30000
+  --engine local|openai    where heads are decoded: here (default) or on a remote OpenAI-compatible
+                           /v1/completions endpoint (vLLM, SGLang, another rtool-server)
+  --engine-url URL         the remote engine, e.g. http://gpu-1:8000 (with --engine openai)
+  --engine-model NAME      model name sent to the engine; default the engine's only model
+  --engine-key KEY         bearer key for the engine (or set RTOOL_ENGINE_KEY)
+  --engine-timeout MS      longest one engine request may take (then 504); default 10000
+  --engine-retries N       retries on connection failures and 429/5xx; default 2
+  --name NAME              backend name sent as X-Rtool-Backend (or set RTOOL_BACKEND_NAME)
   -h, --help               this text
   -v, --version            the version
 
 Routes: GET /health, POST /v1/function_call, POST /v2/function_call, POST /v1/chat/completions,
-GET /metrics, GET /openapi.json, GET /docs.
+POST /v1/completions, GET /metrics, GET /openapi.json, GET /docs.
 Pull: HF_TOKEN is sent when set; --endpoint (or HF_ENDPOINT) points at a mirror.`;
 
 function oneOf<T extends string>(option: string, value: string, allowed: readonly T[]): T {
@@ -136,8 +154,38 @@ export function parseCliArgs(argv: readonly string[], env: Record<string, string
   // An empty RTOOL_API_KEY counts as unset; an empty --api-key is a mistake.
   const apiKey = values["api-key"] ?? (env.RTOOL_API_KEY || undefined);
   if (apiKey !== undefined && apiKey.length === 0) throw new UsageError("--api-key", "must not be empty");
+  const engine = oneOf("--engine", values.engine ?? "local", ["local", "openai"] as const);
+  const engineUrl = values["engine-url"];
+  if (engine === "openai" && engineUrl === undefined) {
+    throw new UsageError("--engine-url", "is required with --engine openai");
+  }
+  if (engineUrl !== undefined && !/^https?:\/\/[^/]/.test(engineUrl)) {
+    throw new UsageError("--engine-url", `must be an http(s) URL, got "${engineUrl}"`);
+  }
+  if (engine === "local") {
+    for (const flag of [
+      "engine-url",
+      "engine-model",
+      "engine-key",
+      "engine-timeout",
+      "engine-retries",
+    ] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag}`, "needs --engine openai");
+    }
+  }
+  const name = values.name ?? (env.RTOOL_BACKEND_NAME || undefined);
+  if (name !== undefined && !/^[\w.:-]{1,64}$/.test(name)) {
+    throw new UsageError("--name", `must be 1-64 letters, digits, "_", ".", ":" or "-", got "${name}"`);
+  }
   return {
     command: "serve",
+    engine,
+    engineUrl,
+    engineModel: values["engine-model"],
+    engineKey: values["engine-key"] ?? (env.RTOOL_ENGINE_KEY || undefined),
+    engineTimeoutMs: integer("--engine-timeout", values["engine-timeout"], 1, 3_600_000) ?? 10_000,
+    engineRetries: integer("--engine-retries", values["engine-retries"], 0, 10) ?? 2,
+    name,
     model: values.model ?? "rt-tiny",
     provider: oneOf("--provider", values.provider ?? "cpu", ["cpu", "cuda", "auto"] as const),
     quant: oneOf("--quant", values.quant ?? "none", ["none", "int8", "int4"] as const),
@@ -171,6 +219,13 @@ function parse(args: string[]) {
       concurrency: { type: "string" },
       "max-waiting": { type: "string" },
       timeout: { type: "string" },
+      engine: { type: "string" },
+      "engine-url": { type: "string" },
+      "engine-model": { type: "string" },
+      "engine-key": { type: "string" },
+      "engine-timeout": { type: "string" },
+      "engine-retries": { type: "string" },
+      name: { type: "string" },
       dir: { type: "string" },
       endpoint: { type: "string" },
       revision: { type: "string" },

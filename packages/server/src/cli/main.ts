@@ -4,7 +4,9 @@
  * calls in flight finish, and exit 0.
  */
 import { VERSION } from "@rtool/core";
+import { createOpenAiEngine } from "../engine/openai-engine";
 import { loadCallers } from "../load-callers";
+import type { LoadedModel } from "../model-host";
 import { ModelSourceError, resolveModelDir } from "../model-source";
 import { createServer } from "../server";
 import { type PullArgs, parseCliArgs, type ServeArgs, USAGE, UsageError } from "./args";
@@ -69,26 +71,22 @@ async function pull(args: PullArgs): Promise<ExitCode> {
 }
 
 async function serve(args: ServeArgs): Promise<ExitCode> {
-  let dir: string;
+  let dir = "";
   try {
-    dir = await resolveModelDir(args.model);
+    if (args.engine === "local") dir = await resolveModelDir(args.model);
   } catch (error) {
     if (!(error instanceof ModelSourceError)) throw error;
     console.error(`rtool-server: ${error.message}`);
     return 2;
   }
-  const progress = loadProgress(args.model, process.stderr);
-  const loading = loadCallers(dir, {
-    provider: args.provider,
-    threads: args.threads,
-    quant: args.quant,
-    lanes: args.concurrency,
-    onProgress: (p) => progress.update(p),
-    onWarning: (message) => console.error(`rtool-server: ${message}`),
-  });
+  const modelName = args.engine === "openai" ? (args.engineModel ?? args.engineUrl!) : args.model;
+  const progress = loadProgress(modelName, process.stderr);
+  const loading: Promise<LoadedModel> =
+    args.engine === "openai" ? Promise.resolve(remoteEngine(args)) : loadLocal(dir, args, progress);
   const server = createServer({
     model: loading,
-    modelName: args.model,
+    modelName,
+    backendName: args.name,
     format: args.format,
     hostname: args.host,
     port: args.port,
@@ -134,12 +132,12 @@ async function serve(args: ServeArgs): Promise<ExitCode> {
   loading.then(
     (model) => {
       progress.done(`ready on ${model.provider}`);
-      console.log(`rtool-server: model ${args.model} loaded (${model.provider})`);
+      console.log(`rtool-server: model ${modelName} loaded (${model.provider})`);
     },
     (error) => {
       progress.fail();
       console.error(
-        `rtool-server: cannot load ${args.model}: ${error instanceof Error ? error.message : String(error)}`,
+        `rtool-server: cannot load ${modelName}: ${error instanceof Error ? error.message : String(error)}`,
       );
       server.close().then(
         () => stop(1),
@@ -151,4 +149,25 @@ async function serve(args: ServeArgs): Promise<ExitCode> {
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   return code;
+}
+
+function loadLocal(dir: string, args: ServeArgs, progress: ReturnType<typeof loadProgress>) {
+  return loadCallers(dir, {
+    provider: args.provider,
+    threads: args.threads,
+    quant: args.quant,
+    lanes: args.concurrency,
+    onProgress: (p) => progress.update(p),
+    onWarning: (message) => console.error(`rtool-server: ${message}`),
+  });
+}
+
+function remoteEngine(args: ServeArgs): LoadedModel {
+  return createOpenAiEngine({
+    url: args.engineUrl!,
+    model: args.engineModel,
+    apiKey: args.engineKey,
+    timeoutMs: args.engineTimeoutMs,
+    retries: args.engineRetries,
+  });
 }
