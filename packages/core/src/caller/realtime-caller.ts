@@ -90,6 +90,14 @@ export class RealtimeCaller {
     options: RealtimeCallerOptions,
   ) {
     if (options.format !== "v1" && options.format !== "v2") throw new PromptFormatError(options.format);
+    if (!model.tokenizer)
+      throw new CallerInputError("model.tokenizer", "the model was created without a tokenizer");
+    if (model.tokenizer.size > model.runtime.config.vocabSize) {
+      throw new CallerInputError(
+        "model.tokenizer",
+        `the tokenizer has ${model.tokenizer.size} tokens, more than the model's vocabulary of ${model.runtime.config.vocabSize}`,
+      );
+    }
     const cacheBytes = options.prefixCacheBytes ?? DEFAULT_CACHE_BYTES;
     if (!(cacheBytes >= 0)) throw new CallerInputError("prefixCacheBytes", `must be >= 0, got ${cacheBytes}`);
     this.format = options.format;

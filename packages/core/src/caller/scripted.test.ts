@@ -165,3 +165,17 @@ describe("stream", () => {
     await expect(drain()).rejects.toBeInstanceOf(ToolSchemaError);
   });
 });
+
+describe("caller construction", () => {
+  test("a model without a fitting tokenizer is refused with the field named", async () => {
+    const runtime = new HashRuntime(vocab.size - 1);
+    await expect(createRealtimeCaller({ runtime, tokenizer: vocab }, { format: "v2" })).rejects.toThrow(
+      "model.tokenizer",
+    );
+    const bare = { runtime, tokenizer: undefined } as unknown as Parameters<typeof createRealtimeCaller>[0];
+    await expect(createRealtimeCaller(bare, { format: "v2" })).rejects.toThrow("model.tokenizer");
+    await expect(
+      createRealtimeCaller(scriptedModel({}), { format: "v3" as unknown as "v2" }),
+    ).rejects.toThrow("unknown prompt format");
+  });
+});
