@@ -227,3 +227,4 @@ export {
 } from "./tokenizer";
 export * from "./tools";
 export { VERSION } from "./version";
+export { missingCudaLibraries, ortBinaryDir } from "./runtime/cuda-libraries";

@@ -16,11 +16,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as ort from "onnxruntime-node";
 import type { LoadProgress } from "../src/create-model";
 import { graphCacheKey } from "../src/graph/graph-cache";
 import { loadModel } from "../src/load-model";
 import { ConfigError, TensorMissingError, TokenizerError } from "../src/model/errors";
+import { missingCudaLibraries } from "../src/runtime/cuda-libraries";
 import { ProviderUnavailableError, UnknownProviderError } from "../src/runtime/errors";
 import type { ProviderRequest } from "../src/runtime/session";
 import { maxAbsDiff } from "./tiny-configs";
@@ -32,7 +32,7 @@ process.env.RTOOL_CACHE_DIR = cacheDir;
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const FIXTURES = ["qwen2-gqa", "qwen3-tied", "qwen3-bf16", "qwen2-f16", "qwen3-sharded"];
-const cudaInstalled = ort.listSupportedBackends().some((b) => b.name === "cuda" && b.bundled);
+const cudaInstalled = missingCudaLibraries()?.missing.length === 0;
 
 function golden(name: string): {
   text: string;

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import * as ort from "onnxruntime-node";
 import { GraphBuilder } from "../graph/onnx-builder";
+import { missingCudaLibraries } from "./cuda-libraries";
 import {
   CUDA_INSTALL_HINT,
   ProviderUnavailableError,
@@ -16,7 +17,7 @@ function doubler(): Uint8Array {
   return g.serialize();
 }
 
-const cudaInstalled = ort.listSupportedBackends().some((b) => b.name === "cuda" && b.bundled);
+const cudaInstalled = missingCudaLibraries()?.missing.length === 0;
 
 test("cpu session runs a built graph", async () => {
   const { session, provider } = await createSession(doubler(), { provider: "cpu", threads: 1 });

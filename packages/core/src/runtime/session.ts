@@ -4,6 +4,7 @@
  */
 import * as ort from "onnxruntime-node";
 import { physicalCoreCount } from "./cpu-cores";
+import { missingCudaLibraries } from "./cuda-libraries";
 import { ProviderUnavailableError, SessionCreateError, UnknownProviderError } from "./errors";
 
 /** Execution providers a caller may ask for. */
@@ -61,6 +62,13 @@ function cudaIsKnown(): boolean {
 }
 
 async function createCuda(model: Uint8Array | string, options: SessionOptions): Promise<CreatedSession> {
+  const libraries = missingCudaLibraries();
+  if (libraries && libraries.missing.length > 0) {
+    throw new ProviderUnavailableError(
+      "cuda",
+      `${libraries.missing.join(", ")} not found in ${libraries.dir}`,
+    );
+  }
   const sessionOptions = { ...cpuOptions(options.threads, options.spinning), executionProviders: ["cuda"] };
   try {
     return { session: await open(model, sessionOptions), provider: "cuda" };
