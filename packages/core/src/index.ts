@@ -202,6 +202,7 @@ export { physicalCoreCount } from "./runtime/cpu-cores";
 export {
   CUDA_INSTALL_HINT,
   ProviderUnavailableError,
+  RuntimeDisposedError,
   RuntimeError,
   SessionCreateError,
   StepInputError,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createModelFromWeights } from "../src/create-model";
 import { randomQwenWeights } from "../src/graph/random-weights";
 import type { Model } from "../src/model";
+import { RuntimeDisposedError } from "../src/runtime/errors";
 import { tinyQwen3 } from "./tiny-configs";
 
 let model: Model<undefined>;
@@ -29,4 +30,13 @@ test("forward and generate refuse an empty prompt", async () => {
 test("config is the runtime's config", () => {
   expect(model.config).toBe(model.runtime.config);
   expect(model.tokenizer).toBeUndefined();
+});
+
+test("a disposed model's runtime refuses steps with a typed error", async () => {
+  const short = await createModelFromWeights(tinyQwen3, randomQwenWeights(tinyQwen3, 1), undefined, {
+    threads: 1,
+  });
+  await short.dispose();
+  await short.dispose(); // twice is fine
+  await expect(short.forward([1, 2])).rejects.toBeInstanceOf(RuntimeDisposedError);
 });

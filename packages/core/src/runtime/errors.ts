@@ -56,3 +56,11 @@ export class StepInputError extends RuntimeError {
     super(`step input "${field}": ${message}`);
   }
 }
+
+/** `step` was called after `dispose()`. */
+export class RuntimeDisposedError extends RuntimeError {
+  override name = "RuntimeDisposedError";
+  constructor() {
+    super("the runtime was disposed; load the model again to keep decoding");
+  }
+}

@@ -6,7 +6,7 @@
 import * as ort from "onnxruntime-node";
 import { QWEN_IO } from "../graph/qwen";
 import type { QwenConfig } from "../model/types";
-import { StepInputError } from "./errors";
+import { RuntimeDisposedError, StepInputError } from "./errors";
 import { causalMask, emptyKvState, kvStateBytes, sliceKvState } from "./kv";
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "./types";
 
@@ -41,7 +41,7 @@ export class OrtDecoderRuntime implements DecoderRuntime {
   ) {}
 
   async step(input: StepInput): Promise<StepOutput> {
-    if (this.disposed) throw new StepInputError("runtime", "the runtime was disposed");
+    if (this.disposed) throw new RuntimeDisposedError();
     const { numLayers, numKeyValueHeads: kvH, headDim, vocabSize } = this.config;
     const q = input.tokenIds.length;
     const past = input.past;
