@@ -13,6 +13,7 @@ import {
   functionCallReplySchema,
   functionCallRequestSchema,
 } from "../schemas/function-call";
+import { completionSchema, completionsRequestSchema } from "./completions-schema";
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
 
@@ -32,7 +33,11 @@ const errors = {
     description: "The model is loading, failed to load, or the server is stopping.",
     ...json(errorReplySchema),
   },
-  504: { description: "The request took longer than the request timeout.", ...json(errorReplySchema) },
+  502: { description: "The remote engine failed (`--engine openai`).", ...json(errorReplySchema) },
+  504: {
+    description: "The request took longer than the request timeout, or the remote engine than its own.",
+    ...json(errorReplySchema),
+  },
 };
 
 const healthSchema = z
@@ -42,7 +47,7 @@ const healthSchema = z
     state: z.enum(["loading", "ready", "failed"]),
     model: z.string(),
     version: z.string(),
-    provider: z.enum(["cpu", "cuda"]).nullable(),
+    provider: z.enum(["cpu", "cuda", "remote"]).nullable(),
     format: z.enum(["v1", "v2"]),
   })
   .openapi("Health");
@@ -77,6 +82,14 @@ export function openApiDocument(version: string): ReturnType<OpenAPIHono["getOpe
     security: [{ bearer: [] }],
     request: { body: { required: true, ...json(chatCompletionsRequestSchema) } },
     responses: { 200: { description: "A chat.completion.", ...json(chatCompletionSchema) }, ...errors },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/v1/completions",
+    summary: "OpenAI-compatible text completions; a list of prompts is decoded as one tree.",
+    security: [{ bearer: [] }],
+    request: { body: { required: true, ...json(completionsRequestSchema) } },
+    responses: { 200: { description: "A text_completion.", ...json(completionSchema) }, ...errors },
   });
   registry.registerPath({
     method: "get",
