@@ -60,6 +60,11 @@ export interface QwenGraphOptions {
    * embedding when tied); default a float32 Gemm over the stored weight.
    */
   classifier?: LinearHook;
+  /**
+   * Which inputs the graph declares and how it returns logits; default {@link RTOOL_IO_LAYOUT}.
+   * Exporters use it to emit other runtimes' decoder layouts from the same transformer.
+   */
+  io?: QwenIoLayout;
 }
 
 /** Names of the graph's inputs and outputs, shared with the runtime. */
@@ -74,6 +79,44 @@ export const QWEN_IO = {
   presentKey: (layer: number) => `present.${layer}.key`,
   presentValue: (layer: number) => `present.${layer}.value`,
 } as const;
+
+/** The graph inputs the transformer reads, as built by a {@link QwenIoLayout}. */
+export interface QwenGraphInputs {
+  /** int64 token ids, any shape with q elements in order. */
+  inputIds: string;
+  /** int64 absolute positions, q elements. */
+  positionIds: string;
+  /** float32 additive mask broadcastable to [1, 1, q, past+q]. */
+  attentionMask: string;
+  /** int64 indices of the rows that get logits; every row when absent. */
+  logitRows?: string;
+}
+
+/**
+ * The outer layer of the graph: declares its inputs (other than the KV cache) and its logits
+ * output, so one transformer serves rtool's runtime and exported layouts alike.
+ */
+export interface QwenIoLayout {
+  /** Declares the inputs and derives what the transformer reads from them. */
+  declareInputs(g: GraphBuilder, config: QwenConfig): QwenGraphInputs;
+  /** Declares the output from the logits [rows, vocab]. */
+  declareLogits(g: GraphBuilder, logits: string, config: QwenConfig): void;
+}
+
+/** rtool's runtime layout: additive float mask [1, 1, q, total], `logit_rows`, logits [r, vocab]. */
+export const RTOOL_IO_LAYOUT: QwenIoLayout = {
+  declareInputs(g) {
+    return {
+      inputIds: g.input(QWEN_IO.inputIds, "int64", [1, "q"]),
+      positionIds: g.input(QWEN_IO.positionIds, "int64", [1, "q"]),
+      attentionMask: g.input(QWEN_IO.attentionMask, "float32", [1, 1, "q", "total"]),
+      logitRows: g.input(QWEN_IO.logitRows, "int64", ["r"]),
+    };
+  },
+  declareLogits(g, logits, config) {
+    g.output(logits, QWEN_IO.logits, "float32", ["r", config.vocabSize]);
+  },
+};
 
 interface Ctx {
   g: GraphBuilder;
@@ -112,10 +155,8 @@ export function buildQwenGraph(
   };
   const { hiddenSize, numKeyValueHeads: kvH, headDim, vocabSize } = config;
 
-  const inputIds = g.input(QWEN_IO.inputIds, "int64", [1, "q"]);
-  const positionIds = g.input(QWEN_IO.positionIds, "int64", [1, "q"]);
-  const mask = g.input(QWEN_IO.attentionMask, "float32", [1, 1, "q", "total"]);
-  const logitRows = g.input(QWEN_IO.logitRows, "int64", ["r"]);
+  const io = options.io ?? RTOOL_IO_LAYOUT;
+  const { inputIds, positionIds, attentionMask: mask, logitRows } = io.declareInputs(g, config);
 
   // token embedding: [q, hidden]
   const embed = g.initializer("model.embed_tokens.weight", weights("model.embed_tokens.weight").data, [
@@ -140,12 +181,12 @@ export function buildQwenGraph(
   }
 
   // keep only the rows that need logits, then final norm and classifier
-  const rows = g.gather(x, logitRows);
+  const rows = logitRows === undefined ? x : g.gather(x, logitRows);
   const normed = rmsNorm(ctx, rows, "model.norm.weight", hiddenSize);
   const logits = ctx.classifier
     ? hookedClassifier(ctx, normed, ctx.classifier)
     : g.gemm(normed, lmHeadWeight(ctx, embed), undefined, { transB: true });
-  g.output(logits, QWEN_IO.logits, "float32", ["r", vocabSize]);
+  io.declareLogits(g, logits, config);
   return g;
 }
 
