@@ -256,7 +256,31 @@ describe("bad input", () => {
     });
   }
 
+  test("a chunked body (no Content-Length) over the limit -> 413; within it, a good call", async () => {
+    const chunked = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 16 * 1024)
+            controller.enqueue(bytes.slice(at, at + 16 * 1024));
+          controller.close();
+        },
+      });
+    };
+    const send = (text: string) =>
+      fetch(`${base}/v2/function_call`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...auth },
+        body: chunked(text),
+      });
+    const huge = await send(JSON.stringify(withBody({ system: "x".repeat(100 * 1024) })));
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as { field: string }).field).toBe("body");
+    const good = await send(JSON.stringify(sampleBody()));
+    expect(good.status).toBe(200);
+  });
+
   test("no bad request reached the model", () => {
-    expect(model.caller.calls).toBe(cases.length);
+    expect(model.caller.calls).toBe(cases.length + 1);
   });
 });
