@@ -18,8 +18,7 @@ const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => existsSync(pa
 if (!NGINX) console.warn("nginx.test.ts: skipped, nginx is not installed (apt-get install -y nginx)");
 
 const PREFIXES = Array.from({ length: 16 }, (_, i) => `prefix-${i}`);
-let prefixDir: string;
-let nginx: ReturnType<typeof Bun.spawn> | null = null;
+let nginx: { url: string; stop(): Promise<void> } | null = null;
 let proxy: string;
 const backends = new Map<string, RtoolServer>();
 
@@ -31,16 +30,50 @@ function freePort(): number {
   return port;
 }
 
-async function call(prefix: string | null): Promise<{ status: number; backend: string | null }> {
+async function call(prefix: string | null, via = proxy): Promise<{ status: number; backend: string | null }> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (prefix !== null) headers["x-rtool-prefix"] = prefix;
-  const reply = await fetch(`${proxy}/v1/function_call`, {
+  const reply = await fetch(`${via}/v1/function_call`, {
     method: "POST",
     headers,
     body: JSON.stringify(sampleBody()),
   });
   await reply.arrayBuffer();
   return { status: reply.status, backend: reply.headers.get("x-rtool-backend") };
+}
+
+/** nginx on a free loopback port in a temp prefix, before `backends`; `stop()` ends it and removes the prefix. */
+async function startNginx(addresses: string[]): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "rtool-nginx-"));
+  // nginx workers may run as another user when the test runs as root.
+  chmodSync(dir, 0o755);
+  mkdirSync(join(dir, "logs"));
+  mkdirSync(join(dir, "temp"));
+  const port = freePort();
+  const conf = join(dir, "rtool.conf");
+  writeFileSync(conf, renderNginxConfig({ listen: `127.0.0.1:${port}`, backends: addresses }));
+  const child = Bun.spawn([NGINX!, "-p", dir, "-c", conf, "-g", "daemon off;"], {
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    child.kill("SIGQUIT");
+    await child.exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fetch(`${url}/health`);
+      return { url, stop };
+    } catch (error) {
+      if (attempt >= 100 || child.exitCode !== null) {
+        await stop();
+        throw new Error(`nginx did not start: ${String(error)}`);
+      }
+      await Bun.sleep(50);
+    }
+  }
 }
 
 describe.skipIf(!NGINX)("nginx in front of two rtool-servers", () => {
@@ -52,37 +85,13 @@ describe.skipIf(!NGINX)("nginx in front of two rtool-servers", () => {
       backends.set(name, server);
       addresses.push(`127.0.0.1:${port}`);
     }
-    prefixDir = mkdtempSync(join(tmpdir(), "rtool-nginx-"));
-    // nginx workers may run as another user when the test runs as root.
-    chmodSync(prefixDir, 0o755);
-    mkdirSync(join(prefixDir, "logs"));
-    mkdirSync(join(prefixDir, "temp"));
-    const port = freePort();
-    const conf = join(prefixDir, "rtool.conf");
-    writeFileSync(conf, renderNginxConfig({ listen: `127.0.0.1:${port}`, backends: addresses }));
-    nginx = Bun.spawn([NGINX!, "-p", prefixDir, "-c", conf, "-g", "daemon off;"], {
-      stdout: "inherit",
-      stderr: "inherit",
-    });
-    proxy = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        if ((await fetch(`${proxy}/health`)).ok) break;
-      } catch (error) {
-        if (attempt >= 100 || nginx.exitCode !== null)
-          throw new Error(`nginx did not start: ${String(error)}`);
-        await Bun.sleep(50);
-      }
-    }
+    nginx = await startNginx(addresses);
+    proxy = nginx.url;
   }, 30_000);
 
   afterAll(async () => {
-    if (nginx) {
-      nginx.kill("SIGQUIT");
-      await nginx.exited;
-    }
+    await nginx?.stop();
     for (const server of backends.values()) await server.close();
-    if (prefixDir) rmSync(prefixDir, { recursive: true, force: true });
   });
 
   const owners = new Map<string, string>();
@@ -123,4 +132,26 @@ describe.skipIf(!NGINX)("nginx in front of two rtool-servers", () => {
     // Every other prefix is served too, by the backend still up.
     for (const p of PREFIXES) expect(await call(p)).toEqual({ status: 200, backend: other });
   });
+});
+
+describe.skipIf(!NGINX)("nginx before a backend still loading its model", () => {
+  test("its 503s move every call to the ready backend, POSTs included", async () => {
+    let endLoading!: (error: Error) => void;
+    const model = new Promise<never>((_, reject) => {
+      endLoading = reject;
+    });
+    const loading = createServer({ model, port: 0, backendName: "loading" });
+    const ready = createServer({ model: scriptedModel(), port: 0, backendName: "ready" });
+    const addresses = [await loading.listen(), await ready.listen()].map((a) => `127.0.0.1:${a.port}`);
+    const lb = await startNginx(addresses);
+    try {
+      for (const prefix of PREFIXES)
+        expect(await call(prefix, lb.url)).toEqual({ status: 200, backend: "ready" });
+    } finally {
+      await lb.stop();
+      await ready.close();
+      endLoading(new Error("the test is over"));
+      await loading.close();
+    }
+  }, 30_000);
 });
