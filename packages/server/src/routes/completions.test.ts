@@ -93,6 +93,19 @@ describe("/v1/completions", () => {
     expect(kept.choices[0]!.text).toBe(cut + stop);
   });
 
+  test("one-token prompts, alone and together (nothing shared to prefill)", async () => {
+    const ids = tokenizer.encode("a");
+    expect(ids).toHaveLength(1);
+    const alone = await complete({ prompt: ids, max_tokens: 3, ignore_eos: true });
+    const together = await complete({
+      prompt: [ids, tokenizer.encode("b")],
+      max_tokens: 3,
+      ignore_eos: true,
+    });
+    expect(together.choices[0]!.text).toBe(alone.choices[0]!.text);
+    expect(together.choices).toHaveLength(2);
+  });
+
   test("malformed bodies get 400 naming the field", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{}, "prompt"],
