@@ -123,17 +123,21 @@ describe("ToolExecutor (in-process)", () => {
   });
 
   test("aborted: the caller's signal ends the execution", async () => {
-    const { executor } = setup();
+    const { executor, seen } = setup();
     const controller = new AbortController();
     const pending = executor.execute({ function: "wait", args: { ms: 2000 } }, { signal: controller.signal });
     await Bun.sleep(10);
     controller.abort();
     expectFailure(await pending, "aborted");
+    expect(seen.signal?.aborted).toBe(true);
+    // Already aborted: the handler is not started at all.
+    seen.signal = undefined;
     const already = await executor.execute(
       { function: "wait", args: { ms: 1 } },
       { signal: AbortSignal.abort() },
     );
     expectFailure(already, "aborted");
+    expect(seen.signal).toBeUndefined();
   });
 
   test("the audit hook sees every execution; a throwing hook changes nothing", async () => {

@@ -213,6 +213,8 @@ export class ToolExecutor {
             return aborted(times.handlerMs, times.queuedMs);
         }
       }
+      // Aborted before it began (the caller's signal was already spent): the handler never runs.
+      if (controller.signal.aborted) return aborted(0);
       const handlerStarted = performance.now();
       const context = { signal: controller.signal, tool: tool.name, callId };
       const handling = Promise.resolve().then(() => tool.handler(args, context));
