@@ -3,7 +3,8 @@
  * request are branches of one tree. Their longest common token prefix is prefilled once (or
  * found in the prefix cache), each prompt's remaining tokens start its branch, and one forward
  * pass per step advances every live prompt. Each continuation is the one the prompt would get
- * decoded alone: a branch sees the shared prefix and its own tokens only.
+ * decoded alone: a branch sees the shared prefix and its own tokens only. Prompts that share
+ * little are split over several trees, so one forward pass never takes an unbounded batch.
  */
 import { type CallerModel, decodeHeads, type HeadPlan, PrefixCache, VocabIndex } from "@rtool/core";
 import { CompletionInputError } from "./errors";
@@ -15,6 +16,12 @@ export interface LocalCompletionsOptions {
   prefixCacheBytes?: number;
   /** Token ids that end a continuation unless `ignoreEos`; default the config's `eos_token_id`. */
   eosTokenIds?: readonly number[];
+  /**
+   * Most prompt tokens outside the shared prefix that one tree takes (they all enter the first
+   * forward pass, whose mask grows with their square); prompts past it go to further trees.
+   * Default 2048.
+   */
+  branchTokens?: number;
 }
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
@@ -36,6 +43,7 @@ export class LocalCompletions implements CompletionEngine {
   private readonly vocab: VocabIndex;
   private readonly cache: PrefixCache | null;
   private readonly eosTexts: string[];
+  private readonly branchTokens: number;
 
   constructor(
     readonly model: CallerModel,
@@ -45,6 +53,7 @@ export class LocalCompletions implements CompletionEngine {
     const bytes = options.prefixCacheBytes ?? DEFAULT_CACHE_BYTES;
     this.cache = bytes > 0 ? new PrefixCache(model.runtime, { maxBytes: bytes }) : null;
     const eos = options.eosTokenIds ?? [model.runtime.config.eosTokenId ?? []].flat();
+    this.branchTokens = options.branchTokens ?? 2048;
     this.eosTexts = [...new Set(eos.filter((id) => id < this.vocab.size).map((id) => this.vocab.text(id)))];
   }
 
@@ -64,50 +73,58 @@ export class LocalCompletions implements CompletionEngine {
     // Greedy continuations of equal prompts are equal: decode each distinct prompt once.
     const keys = prompts.map((ids, i) => (request.temperature === 0 ? ids.join(",") : `#${i}`));
     const distinct = [...new Map(keys.map((key, i) => [key, prompts[i]!])).entries()];
-    const shared = sharedPrefixLength(distinct.map(([, ids]) => ids));
-    const prefix = distinct[0]![1].slice(0, shared);
-
     const stops = request.stop.filter((s) => s.length > 0);
     const eosStops = request.ignoreEos ? [] : this.eosTexts.filter((t) => !stops.includes(t));
-    const plans: HeadPlan[] = distinct.map(([key, ids]) => ({
-      name: key,
-      tagIds: ids.slice(shared),
-      stops: { value: [...stops, ...eosStops], null: [] },
-      constraint: null,
-    }));
-    const match = this.cache?.lookup(prefix) ?? { length: 0, kv: null };
-    request.signal?.throwIfAborted();
-    const decoded = await decodeHeads({
-      runtime,
-      vocab: this.vocab,
-      past: match.kv ?? runtime.emptyKv(),
-      pending: prefix.slice(match.length),
-      heads: plans,
-      maxTokens: request.maxTokens,
-      temperature: request.temperature,
-      seed: request.seed,
-      skipForced: false,
-    });
-    if (decoded.promptKv) this.cache?.insert(prefix, decoded.promptKv);
-
     const byKey = new Map<string, CompletionChoice>();
-    for (const head of decoded.heads) {
-      const marker = head.stoppedBy === "marker" ? head.marker : null;
-      const userStop = marker !== null && stops.includes(marker) ? marker : null;
-      byKey.set(head.name, {
-        text: head.text + (request.includeStopInOutput && userStop !== null ? userStop : ""),
-        finishReason: marker !== null ? "stop" : "length",
-        stopReason: userStop,
-        tokens: head.tokenIds.length,
+    let cachedTokens = 0;
+    let steps = 0;
+    for (const group of branchGroups(
+      distinct.map(([, ids]) => ids),
+      this.branchTokens,
+    )) {
+      const members = group.map((i) => distinct[i]!);
+      const shared = sharedPrefixLength(members.map(([, ids]) => ids));
+      const prefix = members[0]![1].slice(0, shared);
+      const plans: HeadPlan[] = members.map(([key, ids]) => ({
+        name: key,
+        tagIds: ids.slice(shared),
+        stops: { value: [...stops, ...eosStops], null: [] },
+        constraint: null,
+      }));
+      const match = this.cache?.lookup(prefix) ?? { length: 0, kv: null };
+      request.signal?.throwIfAborted();
+      const decoded = await decodeHeads({
+        runtime,
+        vocab: this.vocab,
+        past: match.kv ?? runtime.emptyKv(),
+        pending: prefix.slice(match.length),
+        heads: plans,
+        maxTokens: request.maxTokens,
+        temperature: request.temperature,
+        seed: request.seed,
+        skipForced: false,
       });
+      if (decoded.promptKv) this.cache?.insert(prefix, decoded.promptKv);
+      cachedTokens += match.length;
+      steps += decoded.steps;
+      for (const head of decoded.heads) {
+        const marker = head.stoppedBy === "marker" ? head.marker : null;
+        const userStop = marker !== null && stops.includes(marker) ? marker : null;
+        byKey.set(head.name, {
+          text: head.text + (request.includeStopInOutput && userStop !== null ? userStop : ""),
+          finishReason: marker !== null ? "stop" : "length",
+          stopReason: userStop,
+          tokens: head.tokenIds.length,
+        });
+      }
     }
     const choices = keys.map((key) => ({ ...byKey.get(key)! }));
     return {
       choices,
       promptTokens: prompts.reduce((sum, ids) => sum + ids.length, 0),
       completionTokens: choices.reduce((sum, c) => sum + c.tokens, 0),
-      cachedTokens: match.length,
-      steps: decoded.steps,
+      cachedTokens,
+      steps,
     };
   }
 
@@ -137,4 +154,26 @@ export function sharedPrefixLength(prompts: readonly (readonly number[])[]): num
     shared = i;
   }
   return shared;
+}
+
+/**
+ * Prompts (by index, in order) split into trees: a prompt joins the current tree unless that
+ * would put more than `budget` tokens outside the tree's shared prefix. A tree always takes at
+ * least one prompt (alone, all of it but its last token is the shared prefix).
+ */
+export function branchGroups(prompts: readonly (readonly number[])[], budget: number): number[][] {
+  const groups: number[][] = [];
+  let current: number[] = [];
+  for (let i = 0; i < prompts.length; i++) {
+    const candidate = [...current, i];
+    const members = candidate.map((k) => prompts[k]!);
+    const shared = sharedPrefixLength(members);
+    const outside = members.reduce((sum, ids) => sum + ids.length - shared, 0);
+    if (current.length > 0 && outside > budget) {
+      groups.push(current);
+      current = [i];
+    } else current = candidate;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
 }
