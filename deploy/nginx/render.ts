@@ -3,7 +3,7 @@
  *
  * Usage:
  *   bun deploy/nginx/render.ts --listen 0.0.0.0:8080 --backend 10.0.0.11:8899 --backend 10.0.0.12:8899 > rtool.conf
- *   nginx -p "$PWD" -c "$PWD/rtool.conf"
+ *   mkdir -p logs temp && nginx -e stderr -p "$PWD" -c "$PWD/rtool.conf"
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";

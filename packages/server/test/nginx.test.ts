@@ -52,7 +52,8 @@ async function startNginx(addresses: string[]): Promise<{ url: string; stop(): P
   const port = freePort();
   const conf = join(dir, "rtool.conf");
   writeFileSync(conf, renderNginxConfig({ listen: `127.0.0.1:${port}`, backends: addresses }));
-  const child = Bun.spawn([NGINX!, "-p", dir, "-c", conf, "-g", "daemon off;"], {
+  // -e: the error log from the start, before the config names one (the default path may not be writable).
+  const child = Bun.spawn([NGINX!, "-e", "stderr", "-p", dir, "-c", conf, "-g", "daemon off;"], {
     stdout: "inherit",
     stderr: "inherit",
   });
