@@ -11,6 +11,15 @@ import { type CallEvent, type HeadEvent, RtoolClient } from "@rtool/phaser-plugi
 import { type ArenaApp, startArenaApp } from "../src/server/app-server";
 import { type RtoolProcess, startRtoolServer } from "../src/server/rtool-process";
 
+/** A loopback URL where nothing listens (a port that was just free), so connections are refused at once. */
+function closedPortUrl(): string {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const url = `http://127.0.0.1:${probe.port}`;
+  probe.stop(true);
+  return url;
+}
+const deadUrl = closedPortUrl();
+
 const FIXTURE_MODEL = join(
   import.meta.dir,
   "..",
@@ -51,7 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await rtool?.stop();
-});
+}, 30_000);
 
 test("an agent's loop gets streamed heads and validated calls from the real server through /rtool", async () => {
   const client = new RtoolClient({ serverUrl: `${app.url}rtool`, stream: true });
@@ -98,7 +107,7 @@ test("a player command through the real server resolves with the typed call its 
 
 test("when the server is gone, the client goes offline and backs off instead of spinning", async () => {
   const client = new RtoolClient({
-    serverUrl: "http://127.0.0.1:9/",
+    serverUrl: deadUrl,
     backoff: { initialMs: 200, jitter: 0 },
   });
   client.tool(paddleTool, () => {});

@@ -182,7 +182,9 @@ export class Hud {
   addToFeed(call: LoggedCall): void {
     const item = element("li", { class: call.accepted ? "ok" : "refused" });
     const text =
-      call.function === null && call.reason ? `error: ${call.reason}` : formatCall(call.function, call.args);
+      call.function === null && call.reason
+        ? `error: ${call.reason.slice(0, 60)}`
+        : formatCall(call.function, call.args);
     item.append(
       element("span", { class: "agent" }, call.agent),
       element("span", { class: "call", title: call.reason ?? "" }, text),
