@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { renderNginxConfig } from "../../../deploy/nginx/render";
+import { NginxConfigError, renderNginxConfig } from "../../../deploy/nginx/render";
 import { createServer, type RtoolServer } from "../src/server";
 import { sampleBody } from "../src/testing/sample-tools";
 import { scriptedModel } from "../src/testing/scripted-caller";
@@ -155,4 +155,41 @@ describe.skipIf(!NGINX)("nginx before a backend still loading its model", () => 
       await loading.close();
     }
   }, 30_000);
+});
+
+describe("renderNginxConfig", () => {
+  test("fills every placeholder: one server line per backend, the routing and failover directives", () => {
+    const conf = renderNginxConfig({
+      listen: "127.0.0.1:8080",
+      backends: ["10.0.0.11:8899", "10.0.0.12:8899", "10.0.0.13:8899"],
+      maxFails: 2,
+      failTimeout: "5s",
+      tries: 3,
+    });
+    expect(conf).not.toContain("{{");
+    expect(conf.match(/^\s+server 10\.0\.0\.\d+:8899 max_fails=2 fail_timeout=5s;$/gm)).toHaveLength(3);
+    expect(conf).toContain("hash $http_x_rtool_prefix consistent;");
+    expect(conf).toContain("proxy_next_upstream error timeout http_502 http_503 non_idempotent;");
+    expect(conf).toContain("proxy_next_upstream_tries 3;");
+    expect(conf).toContain("proxy_buffering off;");
+    expect(conf).toContain("listen 127.0.0.1:8080;");
+  });
+
+  test("refuses what nginx would misread", () => {
+    const bad: [Parameters<typeof renderNginxConfig>[0], string][] = [
+      [{ listen: "8080", backends: [] }, "backends"],
+      [{ listen: "8080", backends: ["10.0.0.11"] }, "backend"],
+      [{ listen: "8080; evil", backends: ["a:1"] }, "listen"],
+      [{ listen: "8080", backends: ["a:1"], failTimeout: "soon" }, "failTimeout"],
+      [{ listen: "8080", backends: ["a:1"], tries: -1 }, "tries"],
+    ];
+    for (const [options, option] of bad) {
+      expect(() => renderNginxConfig(options)).toThrow(NginxConfigError);
+      try {
+        renderNginxConfig(options);
+      } catch (error) {
+        expect((error as NginxConfigError).option).toBe(option);
+      }
+    }
+  });
 });
