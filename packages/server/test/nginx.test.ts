@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NginxConfigError, renderNginxConfig } from "../../../deploy/nginx/render";
 import { createServer, type RtoolServer } from "../src/server";
+import { readSse } from "../src/testing/http";
 import { sampleBody } from "../src/testing/sample-tools";
 import { scriptedModel } from "../src/testing/scripted-caller";
 
@@ -119,6 +120,21 @@ describe.skipIf(!NGINX)("nginx in front of two rtool-servers", () => {
       seen.add(backend);
     }
     expect(seen).toEqual(new Set(["b1", "b2"]));
+  });
+
+  test("SSE calls stream through, from the prefix's backend", async () => {
+    const prefix = PREFIXES[1]!;
+    const reply = await fetch(`${proxy}/v1/function_call`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-rtool-prefix": prefix },
+      body: JSON.stringify({ ...sampleBody(), stream: true }),
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("content-type")).toContain("text/event-stream");
+    expect(reply.headers.get("x-rtool-backend")).toBe(owners.get(prefix)!);
+    const events = await readSse(reply);
+    expect(events.at(-1)!.event).toBe("call");
+    expect(events.filter((e) => e.event === "head").length).toBeGreaterThan(0);
   });
 
   test("when a prefix's backend stops, its calls fail over to the other, none failing", async () => {
