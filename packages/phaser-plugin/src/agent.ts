@@ -74,6 +74,20 @@ export interface AgentStats {
   achievedHz: number;
 }
 
+/** Public handle of a declared agent. */
+export interface Agent {
+  readonly name: string;
+  /** Starts (or resumes) the agent's loop. */
+  start(): void;
+  /** Stops the loop; a reply in flight is dropped when it arrives. */
+  stop(): void;
+  /** The state changed so much that replies in flight are worthless (a respawn, a new round). */
+  invalidate(): void;
+  /** Sends a player command with this agent's prompt, environment and tools. */
+  command(text: string): Promise<CommandOutcome>;
+  stats(): AgentStats;
+}
+
 const HISTORY_KEEP = 6;
 
 /** Mutable state of one agent, owned by the client. */

@@ -6,18 +6,20 @@
  * always run inside the game loop).
  */
 import {
+  type Agent,
   type AgentSpec,
   AgentState,
-  type AgentStats,
   type CommandOutcome,
   type InFlight,
   type PendingCommand,
   type RequestSource,
 } from "./agent";
-import { Backoff, type BackoffOptions } from "./backoff";
+import type { BackoffOptions } from "./backoff";
 import type { DropReason, RtoolEvents, ServerStatus } from "./events";
 import { historyEntry } from "./history-entry";
-import { type FunctionTool, normalizeTool, type ToolDefinition } from "./tool-schema";
+import { ServerConnection } from "./server-connection";
+import { runCall, type ToolHandler, type ToolOptions, ToolRegistry } from "./tool-registry";
+import type { FunctionTool, ToolDefinition } from "./tool-schema";
 import {
   type CallReply,
   createHttpTransport,
@@ -26,30 +28,11 @@ import {
   type Transport,
 } from "./transport";
 import { TypedEvents } from "./typed-events";
-import { type CallArgs, type CallRejection, validateCall } from "./validate-call";
+import type { CallRejection } from "./validate-call";
 
-/** What a handler learns about the call besides its arguments. */
-export interface ToolContext {
-  agent: string;
-  source: RequestSource;
-  heads: Record<string, string>;
-}
+export type { Agent } from "./agent";
 
-/**
- * What a handler may return: nothing or `true` accepts; `false` or `{ ok: false, reason }` refuses
- * (a game rule said no), which emits `rejected` instead of `call`.
- */
-// biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing accepts the call.
-export type HandlerResult = void | boolean | { ok: boolean; reason?: string; code?: string };
-
-/** Runs a validated call in the game. */
-export type ToolHandler = (args: CallArgs, context: ToolContext) => HandlerResult;
-
-/** Options of `tool(def, handler, options)`. */
-export interface ToolOptions {
-  /** The tool set it belongs to; agents pick one scope. Default "default". */
-  scope?: string;
-}
+export type { HandlerResult, ToolContext, ToolHandler, ToolOptions } from "./tool-registry";
 
 /** Options of {@link RtoolClient}. */
 export interface RtoolClientOptions {
@@ -72,25 +55,6 @@ export interface RtoolClientOptions {
   commandAttempts?: number;
 }
 
-/** Public handle of a declared agent. */
-export interface Agent {
-  readonly name: string;
-  /** Starts (or resumes) the agent's loop. */
-  start(): void;
-  /** Stops the loop; a reply in flight is dropped when it arrives. */
-  stop(): void;
-  /** The state changed so much that replies in flight are worthless (a respawn, a new round). */
-  invalidate(): void;
-  /** Sends a player command with this agent's prompt, environment and tools. */
-  command(text: string): Promise<CommandOutcome>;
-  stats(): AgentStats;
-}
-
-interface Registered {
-  tool: FunctionTool;
-  handler: ToolHandler;
-}
-
 const MAX_QUEUED_COMMANDS = 8;
 const REFUSED_REQUEST_PAUSE_MS = 1000;
 
@@ -105,18 +69,16 @@ const REFUSED_REQUEST_PAUSE_MS = 1000;
  */
 export class RtoolClient {
   private readonly events: TypedEvents<RtoolEvents>;
-  private readonly scopes = new Map<string, Map<string, Registered>>();
+  private readonly registry = new ToolRegistry();
   private readonly agents = new Map<string, AgentState>();
   private readonly transport: Transport;
   private readonly now: () => number;
-  private readonly backoff: Backoff;
+  private readonly connection: ServerConnection;
   private readonly requestTimeoutMs: number;
   private readonly dispatchMode: "reply" | "update";
   private readonly commandAttempts: number;
   private readonly deferred: Array<() => void> = [];
   private readonly pausedUntil = new Map<string, number>();
-  private currentStatus: ServerStatus = "connecting";
-  private probing = false;
   private seq = 0;
   private destroyed = false;
 
@@ -130,7 +92,9 @@ export class RtoolClient {
         stream: options.stream,
       });
     this.now = options.now ?? (() => performance.now());
-    this.backoff = new Backoff(options.backoff);
+    this.connection = new ServerConnection(options.backoff ?? {}, (event) =>
+      this.events.emit("status", event),
+    );
     this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.dispatchMode = options.dispatch ?? "reply";
     this.commandAttempts = options.commandAttempts ?? 3;
@@ -138,12 +102,12 @@ export class RtoolClient {
 
   /** Connection state: "connecting" until the first reply, then "online" or "offline". */
   get status(): ServerStatus {
-    return this.currentStatus;
+    return this.connection.status;
   }
 
   /** When offline, ms until the next attempt; 0 otherwise. */
   retryInMs(): number {
-    return Math.max(0, this.backoff.nextAttemptAt - this.now());
+    return this.connection.retryInMs(this.now());
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
@@ -162,20 +126,13 @@ export class RtoolClient {
    * before the handler runs.
    */
   tool(definition: ToolDefinition, handler: ToolHandler, options: ToolOptions = {}): this {
-    const tool = normalizeTool(definition);
-    const scope = options.scope ?? "default";
-    let tools = this.scopes.get(scope);
-    if (!tools) {
-      tools = new Map();
-      this.scopes.set(scope, tools);
-    }
-    tools.set(tool.function.name, { tool, handler });
+    this.registry.register(definition, handler, options);
     return this;
   }
 
   /** The tools of a scope, as sent to the server. */
   tools(scope = "default"): FunctionTool[] {
-    return [...(this.scopes.get(scope)?.values() ?? [])].map((entry) => entry.tool);
+    return this.registry.tools(scope);
   }
 
   /** Declares an agent; its loop starts at the next `update()` unless `autoStart` is false. */
@@ -220,7 +177,7 @@ export class RtoolClient {
       }
     }
     this.agents.clear();
-    this.scopes.clear();
+    this.registry.clear();
     this.deferred.length = 0;
     this.events.clear();
   }
@@ -280,7 +237,7 @@ export class RtoolClient {
   /** Starts the agent's next request if one is due and allowed. */
   private pump(agent: AgentState, now: number): void {
     if (this.destroyed) return;
-    if (!this.backoff.canTry(now) || (this.currentStatus === "offline" && this.probing)) return;
+    if (!this.connection.maySend(now)) return;
     if ((this.pausedUntil.get(agent.spec.name) ?? 0) > now) return;
     if (agent.commands.length > 0) {
       if (agent.inFlight?.source === "tick") this.abort(agent, "superseded");
@@ -293,9 +250,9 @@ export class RtoolClient {
 
   private send(agent: AgentState, source: RequestSource, now: number, command?: PendingCommand): void {
     const spec = agent.spec;
-    const registered = this.scopes.get(spec.scope);
+    const tools = this.registry.tools(spec.scope);
     const query = command ? command.text : agent.loopQuery();
-    if (!registered || registered.size === 0) {
+    if (tools.length === 0) {
       this.fail(
         agent,
         source,
@@ -325,13 +282,12 @@ export class RtoolClient {
     agent.inFlight = flight;
     if (source === "tick") agent.markTick(now);
     agent.counts.sent += 1;
-    if (this.currentStatus === "offline") this.probing = true;
+    this.connection.sending();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       flight.controller.abort();
     }, this.requestTimeoutMs);
-    const tools = [...registered.values()].map((entry) => entry.tool);
     this.transport
       .send(
         {
@@ -370,7 +326,7 @@ export class RtoolClient {
     if (this.destroyed || agent.inFlight !== flight) return; // aborted: already counted as dropped
     agent.inFlight = null;
     const now = this.now();
-    this.markOnline();
+    this.connection.succeeded();
     const latencyMs = now - flight.sentAt;
     const name = agent.spec.name;
     const drop =
@@ -411,55 +367,32 @@ export class RtoolClient {
     const name = agent.spec.name;
     const source = flight.source;
     const heads = reply.heads ?? {};
-    const registered = this.scopes.get(agent.spec.scope) ?? new Map<string, Registered>();
-    const toolMap = new Map([...registered].map(([key, entry]) => [key, entry.tool]));
-    const reject = (rejection: CallRejection) => {
+    const outcome = runCall(this.registry.scope(agent.spec.scope), reply, { agent: name, source, heads });
+    if (outcome.kind === "failed") {
+      this.fail(agent, source, outcome.error);
+      flight.command?.resolve({ ok: false, code: "handler_error", reason: outcome.error.message });
+      return;
+    }
+    if (outcome.kind === "rejected") {
       agent.counts.rejected += 1;
       const event = { agent: name, source, query, function: reply.function, args: reply.args ?? {}, heads };
-      this.events.emit("rejected", { ...event, ...withoutOk(rejection) });
-      flight.command?.resolve(rejection);
-    };
-    if (reply.valid === false || !reply.success) {
-      const reason =
-        reply.errors?.map((issue) => `${issue.path}: ${issue.message}`).join("; ") ||
-        reply.error ||
-        "the server reported an invalid call";
-      reject({ ok: false, code: "server_invalid", reason });
-      return;
-    }
-    const checked = validateCall(toolMap, reply.function, reply.args);
-    if (!checked.ok) {
-      reject(checked);
-      return;
-    }
-    const entry = registered.get(checked.function)!;
-    let result: HandlerResult;
-    try {
-      result = entry.handler(checked.args, { agent: name, source, heads });
-    } catch (error) {
-      this.fail(agent, source, asError(error));
-      flight.command?.resolve({ ok: false, code: "handler_error", reason: asError(error).message });
-      return;
-    }
-    if (result === false || (typeof result === "object" && result !== null && result.ok === false)) {
-      const detail = typeof result === "object" ? result : { reason: undefined, code: undefined };
-      const reason = detail.reason ?? `${checked.function} was refused by the game`;
-      reject({ ok: false, code: "handler", reason: detail.code ? `${detail.code}: ${reason}` : reason });
+      this.events.emit("rejected", { ...event, ...withoutOk(outcome.rejection) });
+      flight.command?.resolve(outcome.rejection);
       return;
     }
     agent.counts.accepted += 1;
-    agent.remember(historyEntry(entry.tool, checked.args));
+    agent.remember(historyEntry(outcome.entry.tool, outcome.args));
     this.events.emit("call", {
       agent: name,
       source,
       query,
-      function: checked.function,
-      args: checked.args,
+      function: outcome.function,
+      args: outcome.args,
       heads,
       latencyMs,
       serverLatencyMs: typeof reply.latency_ms === "number" ? reply.latency_ms : null,
     });
-    flight.command?.resolve({ ok: true, function: checked.function, args: checked.args });
+    flight.command?.resolve({ ok: true, function: outcome.function, args: outcome.args });
   }
 
   private onFailure(agent: AgentState, flight: InFlight, error: unknown): void {
@@ -476,9 +409,7 @@ export class RtoolClient {
       return;
     }
     const retryAfter = failure instanceof ServerUnavailableError ? (failure.retryAfterMs ?? 0) : 0;
-    const delay = this.backoff.fail(now, retryAfter);
-    this.probing = false;
-    this.setStatus("offline", failure.message, delay);
+    this.connection.failed(now, failure.message, retryAfter);
     this.fail(agent, flight.source, failure);
     if (command) {
       command.attempts += 1;
@@ -500,17 +431,6 @@ export class RtoolClient {
   private fail(agent: AgentState, source: RequestSource, error: Error): void {
     agent.counts.errors += 1;
     this.events.emit("error", { agent: agent.spec.name, source, error });
-  }
-
-  private markOnline(): void {
-    this.backoff.succeed();
-    this.probing = false;
-    if (this.currentStatus !== "online") this.setStatus("online", "connected", 0);
-  }
-
-  private setStatus(status: ServerStatus, message: string, retryInMs: number): void {
-    this.currentStatus = status;
-    this.events.emit("status", { status, failures: this.backoff.failureCount, retryInMs, message });
   }
 
   private deliver(run: () => void): void {
