@@ -30,7 +30,6 @@ export type {
 } from "./events";
 export { historyEntry } from "./history-entry";
 export { RateMeter } from "./rate-meter";
-export { type SseEvent, SseParser } from "./sse-parser";
 export {
   type FunctionDefinition,
   type FunctionTool,

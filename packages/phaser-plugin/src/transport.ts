@@ -1,11 +1,16 @@
 /**
- * HTTP transport to an rtool-server: `POST /v1|v2/function_call`, as one JSON reply or as
- * Server-Sent Events (a `head` event per finished head, then the `call`), so a game can act on
+ * HTTP transport to an rtool-server through `@rtool/client`: `POST /v1|v2/function_call`, as one
+ * JSON reply or as Server-Sent Events (a `head` event per finished head, then the `call`), so a game can act on
  * the function head before the arguments are decoded. Failures are split into "try again later"
  * ({@link ServerUnavailableError}: no connection, 5xx, 429) and "this request is wrong"
  * ({@link RequestRejectedError}: other 4xx), because only the first warrants back-off.
  */
-import { SseParser } from "./sse-parser";
+import {
+  type FunctionCallOptions,
+  RtoolClient as HttpClient,
+  RtoolAbortError,
+  RtoolHttpError,
+} from "@rtool/client";
 import type { FunctionTool } from "./tool-schema";
 
 /** Prompt format, i.e. which route: `/v1/function_call` or `/v2/function_call`. */
@@ -102,14 +107,13 @@ export interface HttpTransportOptions {
   fetch?: typeof fetch;
 }
 
-interface ErrorBody {
-  error?: string;
-  code?: string;
-  field?: string | null;
-}
+/** The marker a head's text is when the head is unused. */
+const NULL_HEAD = "<|null|>";
 
 /**
- * Creates the HTTP transport.
+ * Creates the HTTP transport over `@rtool/client` (which also sends the `X-Rtool-Prefix`
+ * routing header). Its own retries and deadline are off: the plugin's client decides when to
+ * retry (back-off shared by all agents) and when a reply is too late.
  *
  * @example
  * const transport = createHttpTransport({ serverUrl: "http://127.0.0.1:8899", stream: true });
@@ -119,83 +123,39 @@ interface ErrorBody {
  * );
  */
 export function createHttpTransport(options: HttpTransportOptions): Transport {
-  const base = options.serverUrl.replace(/\/+$/, "");
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const doFetch = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
+  const http = new HttpClient({
+    baseUrl: options.serverUrl.replace(/\/+$/, ""),
+    apiKey: options.apiKey,
+    timeoutMs: 0,
+    retry: false,
+    fetch: (url, init) => doFetch(url, init),
+  });
   const stream = options.stream ?? false;
 
   return {
     async send(request: CallRequest, sendOptions: SendOptions = {}): Promise<CallReply> {
-      const body: Record<string, unknown> = {
-        messages: [{ role: "user", content: request.query }],
-        tools: request.tools,
-        stream,
+      const input = {
+        query: request.query,
+        tools: request.tools as FunctionCallOptions["tools"],
+        ...(request.environment ? { environment: request.environment } : {}),
+        ...(request.history ? { history: request.history } : {}),
+        ...(request.system !== undefined ? { system: request.system } : {}),
+        ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
       };
-      if (request.environment) body.environment = request.environment;
-      if (request.history) body.history = request.history;
-      if (request.system !== undefined) body.system = request.system;
-      if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
-      const headers: Record<string, string> = { "Content-Type": "application/json" };
-      if (stream) headers.Accept = "text/event-stream";
-      if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
-      let response: Response;
+      const callOptions = { version: request.format, signal: sendOptions.signal };
       try {
-        response = await doFetch(`${base}/${request.format}/function_call`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify(body),
-          signal: sendOptions.signal,
-        });
+        if (!stream) return (await http.functionCall(input, callOptions)) as unknown as CallReply;
+        for await (const event of http.streamFunctionCall(input, callOptions)) {
+          if ("call" in event) return event.call as unknown as CallReply;
+          sendOptions.onHead?.({ head: event.head, text: event.text ?? NULL_HEAD, done: event.done });
+        }
+        throw new ServerUnavailableError("the event stream ended before the call", null);
       } catch (error) {
-        if (isAbort(error)) throw error;
-        throw new ServerUnavailableError(`cannot reach ${base}: ${describe(error)}`, null);
+        throw classify(error, sendOptions.signal);
       }
-      if (!response.ok) throw await errorFrom(response);
-      const type = response.headers.get("content-type") ?? "";
-      if (type.includes("text/event-stream")) return readStream(response, sendOptions);
-      return (await response.json()) as CallReply;
     },
   };
-}
-
-async function readStream(response: Response, options: SendOptions): Promise<CallReply> {
-  if (!response.body) throw new ServerUnavailableError("the event stream has no body", response.status);
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  const parser = new SseParser();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      for (const event of parser.push(decoder.decode(value, { stream: true }))) {
-        if (event.event === "head") options.onHead?.(JSON.parse(event.data) as HeadUpdate);
-        else if (event.event === "call") return JSON.parse(event.data) as CallReply;
-        else if (event.event === "error")
-          throw errorFromStream(JSON.parse(event.data) as ErrorBody, response.status);
-      }
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  throw new ServerUnavailableError("the event stream ended before the call", response.status);
-}
-
-async function errorFrom(response: Response): Promise<Error> {
-  let body: ErrorBody = {};
-  try {
-    body = (await response.json()) as ErrorBody;
-  } catch {
-    // A proxy's HTML error page: keep the status only.
-  }
-  const status = response.status;
-  if (status === 429 || status >= 500) {
-    const retryAfter = Number(response.headers.get("retry-after"));
-    return new ServerUnavailableError(
-      `server answered ${status}${body.error ? `: ${body.error}` : ""}`,
-      status,
-      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null,
-    );
-  }
-  return errorFromBody(body, status);
 }
 
 /** Error codes rtool-server gives a request that is itself wrong; every other code means "later". */
@@ -208,29 +168,23 @@ const REQUEST_ERROR_CODES: ReadonlySet<string> = new Set([
   "not_found",
 ]);
 
-/** An `error` event inside a 200 event stream: only the code tells the two kinds apart. */
-function errorFromStream(body: ErrorBody, status: number): Error {
-  const code = body.code ?? "internal";
-  if (!REQUEST_ERROR_CODES.has(code)) {
-    return new ServerUnavailableError(`server error ${code}: ${body.error ?? ""}`.trim(), status);
+/** Maps `@rtool/client`'s errors onto the two kinds the plugin acts on (and aborts onto AbortError). */
+function classify(error: unknown, signal: AbortSignal | undefined): Error {
+  if (error instanceof ServerUnavailableError || error instanceof RequestRejectedError) return error;
+  if (error instanceof RtoolAbortError || signal?.aborted) {
+    return Object.assign(new Error("the request was aborted"), { name: "AbortError" });
   }
-  return errorFromBody(body, status);
-}
-
-function errorFromBody(body: ErrorBody, status: number): Error {
-  const code = body.code ?? "http_error";
-  return new RequestRejectedError(
-    `server refused the request (${status} ${code})${body.error ? `: ${body.error}` : ""}`,
-    status,
-    code,
-    body.field ?? null,
-  );
-}
-
-function isAbort(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { name?: string }).name === "AbortError";
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof RtoolHttpError) {
+    if (error.status === 429 || error.status >= 500 || !REQUEST_ERROR_CODES.has(error.code)) {
+      return new ServerUnavailableError(`server answered ${error.status}: ${error.message}`, error.status);
+    }
+    return new RequestRejectedError(
+      `server refused the request (${error.status} ${error.code}): ${error.message}`,
+      error.status,
+      error.code,
+      error.field,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ServerUnavailableError(`cannot reach the server: ${message}`, null);
 }

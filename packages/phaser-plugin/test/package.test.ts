@@ -16,6 +16,8 @@ test("the build gives an ESM bundle with phaser external, and bun pm pack ships 
   // The headless entry (and the chunk it shares with index.js) must load without Phaser.
   const headless = await Bun.file(join(root, "dist/headless.js")).text();
   expect(headless).not.toContain('from "phaser"');
+  // @rtool/client is bundled in: the published files import nothing from the workspace.
+  expect(`${bundle}\n${headless}`).not.toMatch(/from "@rtool\//);
   const node = Bun.spawnSync(
     [
       "node",
