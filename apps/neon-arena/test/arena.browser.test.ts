@@ -26,6 +26,8 @@ const deadUrl = closedPortUrl();
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
+/** The model to serve: the embedded rt-tiny unless RTOOL_ARENA_MODEL names another directory. */
+const MODEL = process.env.RTOOL_ARENA_MODEL ?? "rt-tiny";
 const SCREENS = join(import.meta.dir, "..", "..", "..", "bench", "results", "screens");
 
 if (!hasChromium) {
@@ -64,10 +66,10 @@ async function waitForState(predicate: string, timeoutMs: number): Promise<void>
 async function startModelServer(): Promise<{ url: string; stop: () => void | Promise<void>; label: string }> {
   let server: Awaited<ReturnType<typeof startRtoolServer>> | null = null;
   try {
-    server = await startRtoolServer({ model: "rt-tiny", port: 0 });
+    server = await startRtoolServer({ model: MODEL, port: 0 });
     await server.ready(240_000);
     const started = server;
-    return { url: started.url, stop: () => started.stop(), label: "rtool-server with rt-tiny" };
+    return { url: started.url, stop: () => started.stop(), label: `rtool-server with ${MODEL}` };
   } catch (error) {
     await server?.stop();
     if (!(error instanceof RtoolProcessError)) throw error;
