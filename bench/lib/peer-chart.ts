@@ -21,7 +21,7 @@ const xmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").re
 export function peerChart(rows: ChartRow[], title: string): string {
   const panels = [...new Set(rows.map((r) => `${r.model} | ${r.pair}`))];
   const scenarios = [...new Set(rows.map((r) => r.scenario))];
-  const panelW = 120 + scenarios.length * 78;
+  const panelW = Math.max(560, 120 + scenarios.length * 78);
   const panelH = 230;
   const width = panelW;
   const height = 60 + panels.length * (panelH + 40);
