@@ -110,6 +110,8 @@ const loaded = await loadCallers(dir, {
   },
 });
 const server = createServer({
+  // A busy machine can take seconds per call: no request may time out in the benchmark.
+  requestTimeoutMs: 600_000,
   model: loaded,
   modelName: name,
   hostname: "127.0.0.1",
@@ -220,7 +222,7 @@ const result = {
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/server.json"), `${JSON.stringify(result, null, 2)}\n`);
 console.log(`rtool-server bench: ${name}, ${work.label}, ${CALLS} calls per level`);
-console.log("clients  p50 ms   p99 ms   calls/s  steps/pass");
+console.log("clients  p50 ms   p99 ms   calls/s  steps/pass  failed");
 for (const clients of LEVELS) {
   const l = levels[String(clients)] as {
     p50_ms: number;
@@ -229,7 +231,7 @@ for (const clients of LEVELS) {
     steps_per_pass: number;
   };
   console.log(
-    `${String(clients).padStart(7)}  ${l.p50_ms.toFixed(1).padStart(6)}   ${l.p99_ms.toFixed(1).padStart(6)}   ${l.calls_per_s.toFixed(1).padStart(7)}  ${l.steps_per_pass.toFixed(2).padStart(10)}`,
+    `${String(clients).padStart(7)}  ${l.p50_ms.toFixed(1).padStart(6)}   ${l.p99_ms.toFixed(1).padStart(6)}   ${l.calls_per_s.toFixed(1).padStart(7)}  ${l.steps_per_pass.toFixed(2).padStart(10)}  ${String(l.failed).padStart(6)}`,
   );
 }
 console.log(
