@@ -43,7 +43,8 @@ beforeAll(async () => {
   local = createServer({ model: engine, modelName: "qwen3-tied", port: 0, format: "v1", backendName: "B" });
   localUrl = (await local.listen()).url;
   remote = createServer({
-    model: createOpenAiEngine({ url: localUrl, model: "qwen3-tied" }),
+    // generous: on a loaded 2-core machine one batched head request can take seconds
+    model: createOpenAiEngine({ url: localUrl, model: "qwen3-tied", timeoutMs: 120_000 }),
     modelName: "qwen3-tied",
     port: 0,
     format: "v1",
