@@ -404,9 +404,7 @@ async function main() {
   results.tiny = await measureShape("tiny", BENCH_SHAPES.tiny, tiny.tokenizer, scenarios, probe);
   if (!quick) {
     // 0.5B: prompts prefill slowly on two cores, so two scenarios (tower defense, and the arm with 5 heads)
-    const picked = scenarios.filter((s) =>
-      ["tower_defense", "robotic_arm", "neon_arena_ship"].includes(s.name),
-    );
+    const picked = scenarios.filter((s) => ["tower_defense", "robotic_arm"].includes(s.name));
     results["qwen2.5-0.5b"] = await measureShape(
       "qwen2.5-0.5b",
       BENCH_SHAPES["qwen2.5-0.5b"],
