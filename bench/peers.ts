@@ -13,6 +13,9 @@
  * Writes bench/results/peers.json and bench/results/peers.svg. Not a test: no thresholds.
  * `--quick`: rt-tiny only. `--reps N`: timed calls per scenario and engine (default 3).
  * `--model DIR`: another checkpoint in rt-tiny's place. `--scenario NAME`: one scenario only.
+ * `--threads N`: threads of every engine (default the physical cores). `--big int8,int4`: the
+ * precisions run at the 0.5B shape (default both). Results are rewritten after each precision,
+ * so an interrupted run keeps what it measured.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,7 +48,8 @@ import { loadAverage } from "./lib/timing";
 const quick = process.argv.includes("--quick");
 const repsArg = process.argv.indexOf("--reps");
 const reps = repsArg > 0 ? Number(process.argv[repsArg + 1]) : 3;
-const threads = physicalCoreCount();
+const threadsFlag = process.argv.indexOf("--threads");
+const threads = threadsFlag > 0 ? Number(process.argv[threadsFlag + 1]) : physicalCoreCount();
 const flag = (name: string) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
@@ -147,7 +151,7 @@ function benchModels(): { models: BenchModel[]; skipped: { model: string; reason
         name: "qwen2.5-0.5b-random",
         source: { config: shape, weights, tokenizer: tokenizerJson, tokenizerConfig },
         tokenizer,
-        pairs: [PAIRS.int8, PAIRS.int4],
+        pairs: (flag("--big") ?? "int8,int4").split(",").map((p) => PAIRS[p]),
         load: (quant) => createModelFromWeights(shape, weights, tokenizer, { quant, threads }),
       });
     }
@@ -312,24 +316,8 @@ function ratios(rows: Row[], filter: (r: Row) => boolean = () => true) {
   return out;
 }
 
-async function main() {
-  const started = performance.now();
-  const cases = loadPeerCases().filter((c) => !onlyScenario || c.scenario === onlyScenario);
-  const { models, skipped } = benchModels();
-  const work = mkdtempSync(join(tmpdir(), "rtool-peers-"));
-  const llamaLib = await loadLlama();
-  const rows: Row[] = [];
-  const loadBefore = loadAverage();
-  try {
-    for (const s of skipped)
-      for (const engine of ["rtool", "transformers_js", "llama_cpp"])
-        rows.push(...skippedRows(s.model, cases, engine, "-", "-", s.reason));
-    for (const model of models) {
-      for (const pair of model.pairs) rows.push(...(await runPair(model, pair, cases, work, llamaLib)));
-    }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+/** Writes peers.json and peers.svg from the rows so far; returns what it wrote. */
+function write(rows: Row[], started: number, loadBefore: number) {
   const byModel = Object.fromEntries(
     [...new Set(rows.map((r) => r.model))].map((m) => [
       m,
@@ -362,8 +350,37 @@ async function main() {
       `rtool vs transformers.js vs llama.cpp, ${threads} threads, load ${loadBefore.toFixed(1)}`,
     ),
   );
+  return result;
+}
+
+async function main() {
+  const started = performance.now();
+  const cases = loadPeerCases().filter((c) => !onlyScenario || c.scenario === onlyScenario);
+  const { models, skipped } = benchModels();
+  const work = mkdtempSync(join(tmpdir(), "rtool-peers-"));
+  const llamaLib = await loadLlama();
+  const rows: Row[] = [];
+  const loadBefore = loadAverage();
+  try {
+    for (const s of skipped)
+      for (const engine of ["rtool", "transformers_js", "llama_cpp"])
+        rows.push(...skippedRows(s.model, cases, engine, "-", "-", s.reason));
+    for (const model of models) {
+      for (const pair of model.pairs) {
+        rows.push(...(await runPair(model, pair, cases, work, llamaLib)));
+        write(rows, started, loadBefore);
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const result = write(rows, started, loadBefore);
   console.log(
-    JSON.stringify({ ratios: result.ratios, ratios_by_model: byModel, seconds: result.seconds }, null, 2),
+    JSON.stringify(
+      { ratios: result.ratios, ratios_by_model: result.ratios_by_model, seconds: result.seconds },
+      null,
+      2,
+    ),
   );
 }
 
