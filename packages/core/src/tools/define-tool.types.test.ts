@@ -19,4 +19,4 @@ test("typed handlers compile and misuse does not (tsc on define-tool.type-test.t
   const output = (await new Response(proc.stdout).text()) + (await new Response(proc.stderr).text());
   expect(output).toBe("");
   expect(await proc.exited).toBe(0);
-}, 120_000);
+}, 600_000);

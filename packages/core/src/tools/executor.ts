@@ -40,6 +40,8 @@ export interface IsolationOptions {
   module: string | URL;
   /** Worker threads, one call each at a time; default 1. */
   workers?: number;
+  /** Longest a worker may take to load `module` (not counted in a call's timeout); default 30 000 ms. */
+  startupTimeoutMs?: number;
 }
 
 /** One line of the audit log. */
@@ -58,7 +60,7 @@ export interface AuditEntry {
 
 /** Options of {@link ToolExecutor}. */
 export interface ToolExecutorOptions {
-  /** Deadline of one execution (queue wait included); default 10 000 ms. */
+  /** Deadline of a handler, from its start (with isolation, waiting for a worker is not counted); default 10 000 ms. */
   timeoutMs?: number;
   /** Run handlers in worker threads. */
   isolation?: IsolationOptions;
@@ -104,7 +106,9 @@ export class ToolExecutor {
   ) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     const isolation = options.isolation;
-    this.pool = isolation ? new HandlerWorkerPool(String(isolation.module), isolation.workers ?? 1) : null;
+    this.pool = isolation
+      ? new HandlerWorkerPool(String(isolation.module), isolation.workers ?? 1, isolation.startupTimeoutMs)
+      : null;
   }
 
   /** Whether handlers run in workers. */
@@ -131,6 +135,11 @@ export class ToolExecutor {
     const outcome = await dispatchEarly(this.registry, events, (call) => this.run(call, options), options);
     this.audit({ result: outcome.result, source: "stream", headStartMs: outcome.headStartMs });
     return outcome;
+  }
+
+  /** Starts the workers and loads the tool module in each (isolation), so the first calls do not wait. */
+  async warmUp(): Promise<void> {
+    await this.pool?.warmUp();
   }
 
   /** Stops the workers (isolation); in-process handlers are not affected. */
@@ -188,7 +197,9 @@ export class ToolExecutor {
 
     try {
       if (this.pool) {
-        const { outcome, times } = await this.pool.run(tool.name, args, callId, controller.signal);
+        // The pool times the handler itself: waiting for a worker and loading the module do not count.
+        clearTimeout(timer);
+        const { outcome, times } = await this.pool.run(tool.name, args, callId, controller.signal, timeoutMs);
         const done = { ...base, args, timings: timings(times.queuedMs, times.handlerMs) };
         switch (outcome.kind) {
           case "ok":
@@ -208,6 +219,14 @@ export class ToolExecutor {
               status: "worker_exit",
               message: `the handler's worker exited with code ${outcome.exitCode}`,
               exitCode: outcome.exitCode,
+            };
+          case "timeout":
+            return {
+              ...done,
+              ok: false,
+              status: "timeout",
+              message: `the handler did not finish within ${timeoutMs} ms`,
+              timeoutMs,
             };
           case "aborted":
             return aborted(times.handlerMs, times.queuedMs);

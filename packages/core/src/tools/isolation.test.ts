@@ -3,7 +3,7 @@
  * `process.exit` or throws outside its promise yields a typed result, and the executor (and
  * this process) carries on with a fresh worker.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { ExecutionResult } from "./execution-result";
 import { ToolExecutor } from "./executor";
 import { registry } from "./testing/isolated-tools";
@@ -13,6 +13,9 @@ const executor = new ToolExecutor(registry, {
   isolation: { module: new URL("./testing/isolated-tools.ts", import.meta.url), workers: 2 },
 });
 
+// Starting a worker thread and importing the module can take seconds on a loaded machine.
+setDefaultTimeout(60_000);
+beforeAll(() => executor.warmUp());
 afterAll(() => executor.close());
 
 const echo = () => executor.execute({ function: "echo", args: { text: "ab", times: 2 } });

@@ -13,12 +13,13 @@ export type WorkerOutcome =
   | { kind: "ok"; value: unknown }
   | { kind: "error"; error: ErrorInfo }
   | { kind: "exit"; exitCode: number }
+  | { kind: "timeout" }
   | { kind: "aborted" };
 
 /** Timing of an isolated run (ms). */
 export interface WorkerRunTimes {
   queuedMs: number;
-  /** From posting the call to the worker to its outcome; 0 when it never reached a worker. */
+  /** From posting the call to the worker (the handler's start) to its outcome; 0 when it never got there. */
   handlerMs: number;
 }
 
@@ -54,6 +55,8 @@ export class HandlerWorkerPool {
   constructor(
     readonly moduleUrl: string,
     size: number,
+    /** Longest a worker may take to import the tool module before its call fails. */
+    readonly startupTimeoutMs = 30_000,
   ) {
     const count = Math.max(1, Math.floor(size));
     this.slots = Array.from({ length: count }, () => ({
@@ -65,24 +68,33 @@ export class HandlerWorkerPool {
     }));
   }
 
-  /** Runs `tool` in a worker; `signal` aborting terminates a running handler's worker. */
+  /**
+   * Runs `tool` in a worker. `timeoutMs` counts from the handler's start (waiting for a worker and
+   * loading the module do not count); at the deadline, or when `signal` aborts, the worker is terminated.
+   */
   async run(
     tool: string,
     args: Record<string, unknown>,
     callId: string,
     signal: AbortSignal,
+    timeoutMs: number,
   ): Promise<{ outcome: WorkerOutcome; times: WorkerRunTimes }> {
     const queuedAt = performance.now();
     const slot = await this.acquire(signal);
     const queuedMs = performance.now() - queuedAt;
     if (!slot) return { outcome: { kind: "aborted" }, times: { queuedMs, handlerMs: 0 } };
-    const started = performance.now();
+    const posted = { at: 0 };
     try {
-      const outcome = await this.runIn(slot, tool, args, callId, signal);
-      return { outcome, times: { queuedMs, handlerMs: performance.now() - started } };
+      const outcome = await this.runIn(slot, tool, args, callId, signal, timeoutMs, posted);
+      return { outcome, times: { queuedMs, handlerMs: posted.at === 0 ? 0 : performance.now() - posted.at } };
     } finally {
       this.release(slot);
     }
+  }
+
+  /** Starts every worker and waits until each has loaded the tool module (optional warm-up). */
+  async warmUp(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => (this.start(slot), slot.ready)));
   }
 
   /** Terminates every worker; later runs fail as aborted. */
@@ -97,14 +109,24 @@ export class HandlerWorkerPool {
     args: Record<string, unknown>,
     callId: string,
     signal: AbortSignal,
+    timeoutMs: number,
+    posted: { at: number },
   ): Promise<WorkerOutcome> {
     const worker = this.start(slot);
     return new Promise<WorkerOutcome>((resolve) => {
       const id = this.nextId++;
       let settled = false;
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      const startup = setTimeout(() => {
+        void this.kill(slot);
+        const message = `the tool module did not load within ${this.startupTimeoutMs} ms`;
+        settle({ kind: "error", error: { name: "WorkerStartupTimeout", message } });
+      }, this.startupTimeoutMs);
       const settle = (outcome: WorkerOutcome) => {
         if (settled) return;
         settled = true;
+        clearTimeout(startup);
+        if (timer !== null) clearTimeout(timer);
         worker.off("message", onMessage);
         signal.removeEventListener("abort", onAbort);
         slot.onDeath = null;
@@ -141,7 +163,14 @@ export class HandlerWorkerPool {
             },
           });
         } else {
+          clearTimeout(startup);
+          posted.at = performance.now();
           worker.postMessage({ type: "run", id, tool, args, callId } satisfies WorkerRequest);
+          // A handler past its deadline may be stuck in a loop: only terminating the thread stops it.
+          timer = setTimeout(() => {
+            void this.kill(slot);
+            settle({ kind: "timeout" });
+          }, timeoutMs);
         }
       });
     });
