@@ -1,0 +1,95 @@
+/**
+ * What the browser tests share: Debian's chromium launched headless by playwright-core with a
+ * fresh profile, the page's `window.rtoolArena.state()` read from the test, and where
+ * screenshots go.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { ArenaSnapshot } from "../src/client/arena-hub";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const hasChromium = existsSync(CHROMIUM);
+export const SCREENS = join(import.meta.dir, "..", "..", "..", "bench", "results", "screens");
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** A loopback URL where nothing listens (a port that was just free), so connections are refused at once. */
+export function closedPortUrl(): string {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const url = `http://127.0.0.1:${probe.port}`;
+  probe.stop(true);
+  return url;
+}
+
+/** A chromium with one page, and helpers over the app's state hook. */
+export interface ArenaBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Page errors and console errors seen so far. */
+  errors: string[];
+  state(): Promise<ArenaSnapshot>;
+  /** Waits until `predicate`, a JavaScript expression over `s` (the snapshot), holds in the page. */
+  waitForState(predicate: string, timeoutMs: number): Promise<void>;
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Launches chromium with a fresh profile and opens `url`. */
+export async function openArena(url: string): Promise<ArenaBrowser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), "neon-arena-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1600, height: 760 },
+  });
+  // A loaded machine (CI runs everything on two cores) can take a while to load a 3 MB bundle.
+  context.setDefaultTimeout(300_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  mkdirSync(SCREENS, { recursive: true });
+  await page.goto(url);
+  await page.waitForFunction(() => window.rtoolArena?.state().scene !== null, null, { timeout: 300_000 });
+  return {
+    context,
+    page,
+    errors,
+    state: () => page.evaluate(() => window.rtoolArena.state()),
+    async waitForState(predicate: string, timeoutMs: number) {
+      await page.waitForFunction(
+        `(() => { const s = window.rtoolArena.state(); return ${predicate}; })()`,
+        null,
+        {
+          timeout: timeoutMs,
+          polling: 100,
+        },
+      );
+    },
+    async screenshot(name: string) {
+      await page.screenshot({ path: join(SCREENS, name) });
+    },
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Sum of a `Record<string, number>` (calls per ship, per direction). */
+export function total(counts: unknown): number {
+  return Object.values(counts as Record<string, number>).reduce((a, b) => a + b, 0);
+}
