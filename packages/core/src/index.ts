@@ -229,3 +229,4 @@ export {
 export * from "./tools";
 export { VERSION } from "./version";
 export { missingCudaLibraries, ortBinaryDir } from "./runtime/cuda-libraries";
+export * from "./export";

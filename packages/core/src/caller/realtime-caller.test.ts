@@ -167,6 +167,14 @@ for (const fixture of ["qwen3-tied", "qwen2-gqa"]) {
       expect(buildHeadConstraints(specs, "fire").arg2?.kind).toBe("null");
     });
 
+    test("normalized ToolSpecs (a registry's specs()) are served like the raw tools", async () => {
+      const rt = await createRealtimeCaller(model, { format: "v2" });
+      const raw = await rt.call({ query: "go up", tools: ENUM_TOOLS, system: SYSTEM, maxTokens: 6 });
+      const specs = await rt.call({ query: "go up", tools: normalizeTools(ENUM_TOOLS), system: SYSTEM, maxTokens: 6 });
+      expect(specs.heads).toEqual(raw.heads);
+      expect(specs.args).toEqual(raw.args);
+    });
+
     test("teacher-forced to a valid call: constrained output == unconstrained output", async () => {
       const request = { query: "go up", tools: ENUM_TOOLS, system: SYSTEM, maxTokens: 8 };
       const promptIds = model.tokenizer.encode(

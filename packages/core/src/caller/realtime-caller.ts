@@ -14,7 +14,7 @@ import { VocabIndex } from "../decode/token-vocab";
 import { buildPrompt, PromptFormatError, systemPrefix } from "../prompt/build";
 import { END_OF_TURN, type HeadName, headCloseTag, headNames, headTag, NULL_MARKER } from "../prompt/heads";
 import type { PromptFormat } from "../prompt/request";
-import { maxParameterCount, normalizeTools, type ToolSpec } from "../prompt/tools";
+import { maxParameterCount, type ToolSpec, toToolSpecs } from "../prompt/tools";
 import { CallerInputError, PromptTooLongError } from "./errors";
 import { EventChannel } from "./event-channel";
 import { SerialQueue } from "./serial-queue";
@@ -137,7 +137,7 @@ export class RealtimeCaller {
    * with these tools only prefills its user turn.
    */
   async warmUp(request: Pick<CallRequest, "tools" | "system">): Promise<{ tokens: number; ms: number }> {
-    const tools = normalizeTools(request.tools);
+    const tools = toToolSpecs(request.tools);
     const ids = this.model.tokenizer.encode(systemPrefix(this.format, { tools, system: request.system }));
     return this.queue.run(async () => {
       const started = performance.now();
@@ -192,7 +192,7 @@ export class RealtimeCaller {
     if (typeof request.query !== "string") throw new CallerInputError("query", "must be a string");
     if (!Array.isArray(request.tools))
       throw new CallerInputError("tools", "must be an array of function tools");
-    const tools = normalizeTools(request.tools);
+    const tools = toToolSpecs(request.tools);
     const environment = checkStrings(request.environment, "environment");
     const history = checkStrings(request.history, "history");
     if (request.system !== undefined && typeof request.system !== "string") {
