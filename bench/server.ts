@@ -10,7 +10,8 @@
  * temporary directory: answers are random but well-formed under constrained decoding. With
  * rt-tiny, the robot-arm scenario's tools and system prompt are used when `../shared/scenarios`
  * is there; otherwise two small tools.
- * A benchmark, not a test: no thresholds. `--calls N` sets calls per level (default 96).
+ * A benchmark, not a test: no thresholds. `--calls N` sets calls per level (default 96);
+ * `--threads N` the ONNX Runtime threads (default: the physical cores).
  */
 import {
   copyFileSync,
@@ -36,6 +37,7 @@ const arg = (name: string) => {
   return at >= 0 ? process.argv[at + 1] : undefined;
 };
 const CALLS = Number(arg("--calls") ?? 96);
+const THREADS = arg("--threads") === undefined ? undefined : Number(arg("--threads"));
 const LEVELS = [1, 4, 16];
 
 const scratch = mkdtempSync(join(tmpdir(), "rtool-bench-server-"));
@@ -104,6 +106,7 @@ let mergedSteps = 0;
 const loaded = await loadCallers(dir, {
   lanes: 16,
   cache: false,
+  threads: THREADS,
   onPass: (requests) => {
     passes++;
     mergedSteps += requests;
@@ -210,6 +213,7 @@ const result = {
   model: name,
   workload: work.label,
   provider: loaded.provider,
+  threads: THREADS ?? "physical cores",
   calls_per_level: CALLS,
   levels,
   throughput_ratio_16_over_1: throughput[16]! / throughput[1]!,

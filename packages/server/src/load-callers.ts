@@ -2,7 +2,7 @@
  * From a model directory to what the server serves: `loadModel`, a {@link BatchedRuntime} over
  * its runtime, and for each prompt format a {@link CallerPool} of real-time callers (lanes) on it.
  */
-import { type LoadProgress, loadModel, RealtimeCaller } from "@rtool/core";
+import { type LoadProgress, loadModel, PrefixCache, RealtimeCaller } from "@rtool/core";
 import { BatchedRuntime, type MergePolicy } from "./batching/batched-runtime";
 import { CallerPool } from "./batching/caller-pool";
 import { LocalCompletions } from "./engine/local-completions";
@@ -19,7 +19,7 @@ export interface LoadCallersOptions {
   cache?: boolean;
   /** Most callers per format (created as concurrency needs them): calls decoded at once; default 16. */
   lanes?: number;
-  /** Prefix-cache bytes per format, split over its lanes; default 256 MiB. */
+  /** Prefix-cache bytes per format (one cache shared by the format's lanes); default 256 MiB. */
   prefixCacheBytes?: number;
   /** Loading stages, for a progress display. */
   onProgress?: (progress: LoadProgress) => void;
@@ -58,15 +58,20 @@ export async function loadCallers(dir: string, options: LoadCallersOptions = {})
   const runtime = new BatchedRuntime(model.runtime, { onPass: options.onPass, policy: options.mergePolicy });
   const lanes = options.lanes ?? 16;
   const cacheBytes = options.prefixCacheBytes ?? 256 * 1024 * 1024;
-  const pool = (format: PromptFormat) =>
-    new CallerPool(
+  // One cache per format for all its lanes: a lane never prefills what another has cached, and
+  // calls continuing from the same cached prefix share it in merged passes.
+  const pool = (format: PromptFormat) => {
+    const prefixCache = cacheBytes > 0 ? new PrefixCache(runtime, { maxBytes: cacheBytes }) : undefined;
+    return new CallerPool(
       () =>
         new RealtimeCaller(
           { runtime, tokenizer: model.tokenizer },
-          { format, prefixCacheBytes: Math.floor(cacheBytes / lanes) },
+          { format, prefixCacheBytes: cacheBytes, prefixCache },
         ),
       lanes,
+      prefixCache ? () => prefixCache.stats() : undefined,
     );
+  };
   const pools = { v1: pool("v1"), v2: pool("v2") };
   return {
     callers: pools,

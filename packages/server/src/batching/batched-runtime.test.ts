@@ -137,31 +137,81 @@ describe("BatchedRuntime", () => {
 
   test("the cost policy merges cheap steps and keeps long-past steps apart", async () => {
     const sizes: number[] = [];
-    const batched = new BatchedRuntime(model.runtime, { onPass: (requests) => sizes.push(requests) });
+    // No fixed pass cost: only weights, attention and copies decide.
+    const batched = new BatchedRuntime(model.runtime, {
+      passOverheadBytes: 0,
+      onPass: (requests) => sizes.push(requests),
+    });
     // Single tokens on an empty past: merging adds almost no attention, so all four share a pass.
     await Promise.all(
       [1, 2, 3, 4].map((t) => batched.step({ tokenIds: [t], positions: [0], past: model.runtime.emptyKv() })),
     );
     expect(sizes).toEqual([4]);
-    sizes.length = 0;
-    // Many rows over long pasts in a model this small: attention would cost more than the weights saved.
+    // Many rows over long, unrelated pasts in a model this small: attention and copies would cost
+    // more than the weights saved.
     const long = (past: KvState): StepInput => ({
       tokenIds: range(1, 12),
       positions: range(past.length, 12),
       past,
     });
-    const prompt = range(0, 100).map((i) => (i * 7) % 90);
-    const { present } = await model.runtime.step({
-      tokenIds: prompt,
-      positions: range(0, 100),
-      past: model.runtime.emptyKv(),
-    });
+    const distinct = await Promise.all(
+      [0, 1, 2].map((seed) => prefill(range(0, 100).map((i) => (i * 7 + seed) % 90))),
+    );
     sizes.length = 0;
-    await Promise.all([
-      batched.step(long(present)),
-      batched.step(long(present)),
-      batched.step(long(present)),
-    ]);
+    await Promise.all(distinct.map((past) => batched.step(long(past))));
     expect(sizes).toEqual([1, 1, 1]);
+    // One token each after the same long past, held once: the merged pass attends over one past.
+    sizes.length = 0;
+    const [shared] = distinct;
+    await Promise.all(
+      [1, 2, 3].map((t) => batched.step({ tokenIds: [t], positions: [shared!.length], past: shared! })),
+    );
+    expect(sizes).toEqual([3]);
+  });
+
+  test("calls that continue from one cached prefix share it in merged passes, with their own results", async () => {
+    const batched = new BatchedRuntime(model.runtime, { policy: "always" });
+    const prompt = range(0, 40).map((i) => (i * 5) % 90);
+    const { present: promptKv } = await batched.step({
+      tokenIds: prompt,
+      positions: range(0, 40),
+      past: batched.emptyKv(),
+    });
+    // As the prefix cache hands it out: a slice of a longer state.
+    const cached = batched.sliceKv(promptKv, 32);
+    const own = (i: number): StepInput => ({
+      tokenIds: [60 + i, 61 + i, 62 + i],
+      positions: [32, 33, 34],
+      past: cached,
+    });
+    // Each call's first step runs alone, then their second steps (pasts of 35) are merged.
+    const firsts = await Promise.all([0, 1, 2].map(async (i) => (await model.runtime.step(own(i))).present));
+    const seconds: StepInput[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { present } = await batched.step(own(i));
+      expect(maxDiff(present.keys[0]!, firsts[i]!.keys[0]!)).toBeLessThan(1e-5);
+      seconds.push(treeStep(present, [70 + i, 71, 72, 73]));
+    }
+    const alone: StepOutput[] = [];
+    for (const input of seconds) alone.push(await model.runtime.step(input));
+    const passesBefore = batched.counters.passes;
+    const together = await Promise.all(seconds.map((input) => batched.step(input)));
+    expect(batched.counters.passes - passesBefore).toBe(1);
+    together.forEach((out, r) => {
+      expect(maxDiff(out.logits, alone[r]!.logits)).toBeLessThan(1e-4);
+      for (let l = 0; l < config.numLayers; l++) {
+        expect(maxDiff(out.present.keys[l]!, alone[r]!.present.keys[l]!)).toBeLessThan(1e-5);
+        expect(maxDiff(out.present.values[l]!, alone[r]!.present.values[l]!)).toBeLessThan(1e-5);
+      }
+    });
   });
 });
+
+async function prefill(prompt: number[]): Promise<KvState> {
+  const { present } = await model.runtime.step({
+    tokenIds: prompt,
+    positions: range(0, prompt.length),
+    past: model.runtime.emptyKv(),
+  });
+  return present;
+}

@@ -8,14 +8,15 @@
  * weight reads of one pass instead of queuing for the session.
  */
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "@rtool/core";
+import { type KvAnchor, KvLineage, layoutSharedPast } from "./kv-lineage";
 
 /**
- * When steps are merged. A merged pass reads the weights once instead of once per step, which
- * pays only while passes are bound by reading weights (a few rows each); its block-diagonal
- * attention scores every new row against every request's past, and the pasts are copied in and
- * out. `"cost"` merges a step only while the modelled cost of the merged pass stays below that
- * of separate passes (estimated from the model's shape); `"always"` merges up to the row and past
- * limits.
+ * When steps are merged. A merged pass pays the fixed cost of a pass and reads the weights once
+ * instead of once per step; its block-diagonal attention scores every new row against the whole
+ * merged past, and pasts are copied in and presents out. Leading positions that the pasts share
+ * (the same cached system prompt and tools) are held once. `"cost"` merges a step only while the
+ * modelled cost of the merged pass stays below that of separate passes (estimated from the
+ * model's shape); `"always"` merges up to the row and past limits.
  */
 export type MergePolicy = "cost" | "always";
 
@@ -28,6 +29,12 @@ export interface BatchedRuntimeOptions {
    * policy; default 6 (about 200 GFLOP/s over 33 GB/s on the reference CPU).
    */
   flopsPerByte?: number;
+  /**
+   * Fixed cost of one forward pass (session dispatch, kernel launches), as bytes read at the
+   * memory bandwidth; default 48 MB, about 1.5 ms at 33 GB/s (rt-tiny: 1.9-2.5 ms for one token
+   * on one thread, measured).
+   */
+  passOverheadBytes?: number;
   /** Most new tokens (rows) in one merged pass; default 512. A larger step still runs, alone. */
   maxRows?: number;
   /** Most past positions in one merged pass; default 32768. */
@@ -56,18 +63,20 @@ export class BatchedRuntime implements DecoderRuntime {
   private pending: PendingStep[] = [];
   private running = false;
   private scheduled = false;
+  private readonly lineage = new KvLineage();
   private readonly maxRows: number;
   private readonly maxPast: number;
   private readonly onPass?: (requests: number, rows: number) => void;
   private readonly policy: MergePolicy;
+  private readonly passOverheadBytes: number;
   /** Bytes of weights one pass reads. */
   private readonly weightBytes: number;
   /** Byte-equivalent cost of one row's matmul arithmetic (2 FLOPs per weight). */
   private readonly rowBytes: number;
   /** Byte-equivalent cost of one attention score (one new row against one past position). */
   private readonly scoreBytes: number;
-  /** Bytes of KV per position (all layers, keys and values), copied in and out of a merged past. */
-  private readonly kvPositionBytes: number;
+  /** Bytes moved to copy one position of KV (all layers, keys and values; read and written). */
+  private readonly copyPositionBytes: number;
   /** Forward passes run, and steps served by them. */
   readonly counters = { passes: 0, steps: 0 };
 
@@ -79,6 +88,7 @@ export class BatchedRuntime implements DecoderRuntime {
     this.maxPast = options.maxPast ?? 32768;
     this.onPass = options.onPass;
     this.policy = options.policy ?? "cost";
+    this.passOverheadBytes = options.passOverheadBytes ?? 48e6;
     const c = inner.config;
     const flopsPerByte = options.flopsPerByte ?? 6;
     const weights = weightCount(c);
@@ -87,23 +97,47 @@ export class BatchedRuntime implements DecoderRuntime {
     // Per layer and head: QK^T and AV (2 x 2 x headDim FLOPs), plus the mask, scores and
     // softmax passes over memory (~16 bytes).
     this.scoreBytes = c.numLayers * c.numAttentionHeads * ((4 * c.headDim) / flopsPerByte + 16);
-    this.kvPositionBytes = c.numLayers * 2 * c.numKeyValueHeads * c.headDim * 4;
+    this.copyPositionBytes = 2 * c.numLayers * 2 * c.numKeyValueHeads * c.headDim * 4;
   }
 
-  /** Modelled cost of one pass, in bytes read: weights or arithmetic, whichever bounds it, plus attention. */
-  private passCost(rows: number, scores: number, copiedPast: number): number {
+  /**
+   * Modelled cost of one pass, in bytes read: the fixed cost, weights or arithmetic (whichever
+   * bounds it), attention scores and KV positions copied.
+   */
+  private passCost(rows: number, scores: number, copied: number): number {
     return (
+      this.passOverheadBytes +
       Math.max(this.weightBytes, rows * this.rowBytes) +
       scores * this.scoreBytes +
-      copiedPast * this.kvPositionBytes
+      copied * this.copyPositionBytes
     );
   }
 
-  /** Whether one merged pass over these totals costs no more than the separate passes (`apart`). */
-  private worthMerging(rows: number, past: number, apart: number): boolean {
-    if (this.policy === "always") return true;
-    // The merged past is copied in, and each request's present copied back out.
-    return this.passCost(rows, rows * (past + rows), 2 * past + rows) <= apart;
+  /** A step run alone: the graph copies its past into the present, which is copied out. */
+  private aloneCost(input: StepInput): number {
+    const q = input.tokenIds.length;
+    const p = input.past.length;
+    return this.passCost(q, q * (p + q), 2 * (p + q));
+  }
+
+  /**
+   * Merged-past length and modelled cost of one pass over `inputs`: the merged past is copied
+   * in, copied into the merged present inside the graph and out of it, then each request's
+   * present is copied out of that.
+   */
+  private mergedCost(inputs: readonly StepInput[]): { past: number; cost: number } {
+    const layout = layoutSharedPast(
+      inputs.map((s) => s.past.length),
+      inputs.map((s) => this.lineage.anchorOf(s.past)),
+    );
+    const P = layout.total;
+    let Q = 0;
+    let own = 0;
+    for (const s of inputs) {
+      Q += s.tokenIds.length;
+      own += s.past.length + s.tokenIds.length;
+    }
+    return { past: P, cost: this.passCost(Q, Q * (P + Q), P + 2 * (P + Q) + own) };
   }
 
   get config() {
@@ -126,7 +160,9 @@ export class BatchedRuntime implements DecoderRuntime {
   }
 
   sliceKv(kv: KvState, length: number): KvState {
-    return this.inner.sliceKv(kv, length);
+    const slice = this.inner.sliceKv(kv, length);
+    this.lineage.derive(kv, slice, length);
+    return slice;
   }
 
   kvBytes(kv: KvState): number {
@@ -161,24 +197,22 @@ export class BatchedRuntime implements DecoderRuntime {
   }
 
   private takeBatch(): PendingStep[] {
+    const taken: StepInput[] = [];
     let rows = 0;
-    let past = 0;
     let apart = 0;
-    let taken = 0;
     for (const step of this.pending) {
-      const q = step.input.tokenIds.length;
-      const p = step.input.past.length;
-      const alone = this.passCost(q, q * (p + q), 0);
-      if (taken > 0) {
-        if (rows + q > this.maxRows || past + p > this.maxPast) break;
-        if (!this.worthMerging(rows + q, past + p, apart + alone)) break;
+      const alone = this.aloneCost(step.input);
+      if (taken.length > 0) {
+        if (rows + step.input.tokenIds.length > this.maxRows) break;
+        const merged = this.mergedCost([...taken, step.input]);
+        if (merged.past > this.maxPast) break;
+        if (this.policy === "cost" && merged.cost > apart + alone) break;
       }
-      rows += q;
-      past += p;
+      taken.push(step.input);
+      rows += step.input.tokenIds.length;
       apart += alone;
-      taken++;
     }
-    return this.pending.splice(0, taken);
+    return this.pending.splice(0, taken.length);
   }
 
   private async runBatch(batch: PendingStep[]): Promise<void> {
@@ -188,25 +222,37 @@ export class BatchedRuntime implements DecoderRuntime {
     this.onPass?.(batch.length, rows);
     if (batch.length === 1) {
       const [only] = batch as [PendingStep];
-      await this.inner.step(only.input).then(only.resolve, only.reject);
+      await this.runAlone(only);
       return;
     }
     let outputs: StepOutput[];
     try {
+      const inputs = batch.map((s) => s.input);
       const merged = mergeSteps(
-        batch.map((s) => s.input),
+        inputs,
         this.inner.config,
+        inputs.map((s) => this.lineage.anchorOf(s.past)),
       );
       const output = await this.inner.step(merged.input);
       outputs = merged.split(output);
     } catch {
       // A bad input must fail alone, not take its batch-mates down: run them one by one.
-      for (const step of batch) await this.inner.step(step.input).then(step.resolve, step.reject);
+      for (const step of batch) await this.runAlone(step);
       return;
     }
     batch.forEach((step, i) => {
-      step.resolve(outputs[i]!);
+      this.resolveStep(step, outputs[i]!);
     });
+  }
+
+  private async runAlone(step: PendingStep): Promise<void> {
+    await this.inner.step(step.input).then((output) => this.resolveStep(step, output), step.reject);
+  }
+
+  /** A step's present begins with its past: later merges may share those positions. */
+  private resolveStep(step: PendingStep, output: StepOutput): void {
+    this.lineage.derive(step.input.past, output.present, step.input.past.length);
+    step.resolve(output);
   }
 }
 
@@ -226,17 +272,21 @@ interface KvLayout {
   headDim: number;
 }
 
-/** Merges steps of independent sequences into one step, and splits its output back. */
+/**
+ * Merges steps of independent sequences into one step, and splits its output back. With
+ * `anchors` (from a {@link KvLineage}), leading positions that several pasts share are held once.
+ */
 export function mergeSteps(
   inputs: readonly StepInput[],
   layout: KvLayout,
+  anchors?: readonly (KvAnchor | null)[],
 ): { input: StepInput; split: (output: StepOutput) => StepOutput[] } {
   const { numLayers, numKeyValueHeads: kvH, headDim: d } = layout;
   const pastLengths = inputs.map((s) => s.past.length);
   const newLengths = inputs.map((s) => s.tokenIds.length);
-  const pastOffsets = offsets(pastLengths);
+  const past = layoutSharedPast(pastLengths, anchors ?? inputs.map(() => null));
   const rowOffsets = offsets(newLengths);
-  const P = sum(pastLengths);
+  const P = past.total;
   const Q = sum(newLengths);
   const total = P + Q;
 
@@ -245,8 +295,13 @@ export function mergeSteps(
     inputs.forEach((s, r) => {
       const src = pick(s.past)[layer]!;
       const len = pastLengths[r]!;
+      const shared = past.shared[r]!;
       for (let h = 0; h < kvH; h++) {
-        out.set(src.subarray(h * len * d, (h + 1) * len * d), (h * P + pastOffsets[r]!) * d);
+        const head = h * len * d;
+        if (past.fillsShared[r]) {
+          out.set(src.subarray(head, head + shared * d), (h * P + past.sharedOffsets[r]!) * d);
+        }
+        out.set(src.subarray(head + shared * d, head + len * d), (h * P + past.ownOffsets[r]!) * d);
       }
     });
     return out;
@@ -262,6 +317,9 @@ export function mergeSteps(
   inputs.forEach((s, r) => {
     const q = newLengths[r]!;
     const p = pastLengths[r]!;
+    const shared = past.shared[r]!;
+    const sharedAt = past.sharedOffsets[r]!;
+    const ownAt = past.ownOffsets[r]!;
     const rowBase = rowOffsets[r]!;
     const width = p + q;
     for (let i = 0; i < q; i++) {
@@ -270,11 +328,13 @@ export function mergeSteps(
       const row = (rowBase + i) * total;
       if (s.attentionMask) {
         const src = s.attentionMask.subarray(i * width, (i + 1) * width);
-        mask.set(src.subarray(0, p), row + pastOffsets[r]!);
+        mask.set(src.subarray(0, shared), row + sharedAt);
+        mask.set(src.subarray(shared, p), row + ownAt);
         mask.set(src.subarray(p), row + P + rowBase);
       } else {
         // Plain causal attention over this request's own past and new tokens.
-        mask.fill(0, row + pastOffsets[r]!, row + pastOffsets[r]! + p);
+        mask.fill(0, row + sharedAt, row + sharedAt + shared);
+        mask.fill(0, row + ownAt, row + ownAt + p - shared);
         mask.fill(0, row + P + rowBase, row + P + rowBase + i + 1);
       }
     }
@@ -289,17 +349,19 @@ export function mergeSteps(
     return inputs.map((_, r) => {
       const p = pastLengths[r]!;
       const q = newLengths[r]!;
+      const shared = past.shared[r]!;
+      const sharedAt = past.sharedOffsets[r]!;
+      const ownAt = past.ownOffsets[r]!;
       const own = (layer: Float32Array) => {
         const out = new Float32Array(kvH * (p + q) * d);
         for (let h = 0; h < kvH; h++) {
           const head = h * total * d;
-          out.set(
-            layer.subarray(head + pastOffsets[r]! * d, head + (pastOffsets[r]! + p) * d),
-            h * (p + q) * d,
-          );
+          const to = h * (p + q) * d;
+          out.set(layer.subarray(head + sharedAt * d, head + (sharedAt + shared) * d), to);
+          out.set(layer.subarray(head + ownAt * d, head + (ownAt + p - shared) * d), to + shared * d);
           out.set(
             layer.subarray(head + (P + rowOffsets[r]!) * d, head + (P + rowOffsets[r]! + q) * d),
-            (h * (p + q) + p) * d,
+            to + p * d,
           );
         }
         return out;

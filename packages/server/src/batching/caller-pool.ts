@@ -3,8 +3,8 @@
  * share its prefix cache), so concurrency needs several: each lane is a caller over the same
  * {@link BatchedRuntime}, concurrent calls go to different lanes, and their forward passes merge.
  * A call prefers the lane that last served the same system prompt and tools, whose prefix cache
- * already holds them. Lanes are created on demand, up to a maximum, so a server that sees one
- * client at a time holds one caller (and one prefix cache) per format.
+ * already holds them (lanes may also share one prefix cache). Lanes are created on demand, up to a
+ * maximum, so a server that sees one client at a time holds one caller per format.
  */
 import type { Caller, CallerCacheStats, CallerEvent, CallerRequest, CallerResult } from "../caller";
 
@@ -26,6 +26,8 @@ export class CallerPool implements Caller {
     private readonly createLane: () => Caller,
     /** Most lanes, i.e. calls decoded at once. */
     readonly maxLanes: number,
+    /** Counters of the one prefix cache the lanes share, when they share one (else lanes' are summed). */
+    private readonly sharedCacheStats?: () => CallerCacheStats,
   ) {
     if (!(Number.isInteger(maxLanes) && maxLanes >= 1)) {
       throw new RangeError(`CallerPool needs maxLanes >= 1, got ${maxLanes}`);
@@ -55,8 +57,9 @@ export class CallerPool implements Caller {
     }
   }
 
-  /** The lanes' prefix-cache counters, summed. */
+  /** The prefix-cache counters: the shared cache's, or the lanes' summed. */
   cacheStats(): CallerCacheStats {
+    if (this.sharedCacheStats) return this.sharedCacheStats();
     const sum = { hits: 0, misses: 0, evictions: 0, cachedTokens: 0, bytes: 0 };
     for (const lane of this.created) {
       const s = lane.cacheStats?.();
