@@ -46,7 +46,14 @@ export type { ConstraintKind, HeadConstraint } from "./decode/constraints/types"
 export { unionConstraint } from "./decode/constraints/union";
 export type { ValueGrammar } from "./decode/constraints/value-grammar";
 export { spacedConstraint } from "./decode/constraints/value-grammar";
-export type { DoneText, HeadStops, HeadTextState, OpenText, RejectedText, TextConstraint } from "./decode/head-text";
+export type {
+  DoneText,
+  HeadStops,
+  HeadTextState,
+  OpenText,
+  RejectedText,
+  TextConstraint,
+} from "./decode/head-text";
 export { classifyHeadText, forcedEnding } from "./decode/head-text";
 export type {
   DecodeHeadsInput,
@@ -64,6 +71,7 @@ export type { TokenVocab } from "./decode/token-vocab";
 export { VocabIndex } from "./decode/token-vocab";
 export type { MaskRow } from "./decode/tree-mask";
 export { buildStepMask, causalRows, MASKED } from "./decode/tree-mask";
+export * from "./export";
 export { UnsupportedGraphFeatureError } from "./graph/errors";
 export {
   CACHED_MODEL_FILE,
@@ -199,6 +207,7 @@ export {
   quantizeOnLoadOptions,
 } from "./quant/select";
 export { physicalCoreCount } from "./runtime/cpu-cores";
+export { missingCudaLibraries, ortBinaryDir } from "./runtime/cuda-libraries";
 export {
   CUDA_INSTALL_HINT,
   ProviderUnavailableError,
@@ -228,5 +237,3 @@ export {
 } from "./tokenizer";
 export * from "./tools";
 export { VERSION } from "./version";
-export { missingCudaLibraries, ortBinaryDir } from "./runtime/cuda-libraries";
-export * from "./export";

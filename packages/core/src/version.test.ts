@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { VERSION } from "./version";
 import pkg from "../package.json";
+import { VERSION } from "./version";
 
 test("VERSION matches the package version", () => {
   expect(VERSION).toBe(pkg.version);

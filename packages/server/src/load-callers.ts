@@ -66,7 +66,7 @@ export async function loadCallers(dir: string, options: LoadCallersOptions = {})
       () =>
         new RealtimeCaller(
           { runtime, tokenizer: model.tokenizer },
-          { format, prefixCacheBytes: cacheBytes, prefixCache },
+          { format, prefixCacheBytes: cacheBytes, prefixCache, cacheSystemTurn: true },
         ),
       lanes,
       prefixCache ? () => prefixCache.stats() : undefined,

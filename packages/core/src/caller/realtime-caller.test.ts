@@ -17,7 +17,7 @@ import { END_OF_TURN, headCloseTag, headNames, headTag, NULL_MARKER } from "../p
 import { normalizeTools, type ToolInput, ToolSchemaError } from "../prompt/tools";
 import type { RtoolTokenizer } from "../tokenizer";
 import { CallerInputError, PromptTooLongError } from "./errors";
-import { type CallStreamEvent, createRealtimeCaller } from "./realtime-caller";
+import { type CallStreamEvent, createRealtimeCaller, RealtimeCaller } from "./realtime-caller";
 
 const FIXTURES = join(import.meta.dir, "../../test/fixtures");
 const SYSTEM = "Game.";
@@ -170,7 +170,12 @@ for (const fixture of ["qwen3-tied", "qwen2-gqa"]) {
     test("normalized ToolSpecs (a registry's specs()) are served like the raw tools", async () => {
       const rt = await createRealtimeCaller(model, { format: "v2" });
       const raw = await rt.call({ query: "go up", tools: ENUM_TOOLS, system: SYSTEM, maxTokens: 6 });
-      const specs = await rt.call({ query: "go up", tools: normalizeTools(ENUM_TOOLS), system: SYSTEM, maxTokens: 6 });
+      const specs = await rt.call({
+        query: "go up",
+        tools: normalizeTools(ENUM_TOOLS),
+        system: SYSTEM,
+        maxTokens: 6,
+      });
       expect(specs.heads).toEqual(raw.heads);
       expect(specs.args).toEqual(raw.args);
     });
@@ -231,6 +236,43 @@ for (const fixture of ["qwen3-tied", "qwen2-gqa"]) {
       for (let i = 0; i < queries.length; i++) {
         const alone = await seq.call({ query: queries[i], tools: ENUM_TOOLS, system: SYSTEM, maxTokens: 6 });
         expect(together[i].heads).toEqual(alone.heads);
+      }
+    });
+
+    test("cacheSystemTurn: callers sharing a cache prefill the system turn once, same results", async () => {
+      const cache = new PrefixCache(model.runtime, { maxBytes: 64 << 20 });
+      let steps = 0;
+      const runtime = new Proxy(model.runtime, {
+        get(target, key) {
+          if (key === "step")
+            return (input: Parameters<typeof target.step>[0]) => {
+              steps++;
+              return target.step(input);
+            };
+          const value = Reflect.get(target, key);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const callers = [0, 1, 2].map(
+        () =>
+          new RealtimeCaller(
+            { runtime, tokenizer: model.tokenizer },
+            { format: "v2", prefixCache: cache, cacheSystemTurn: true },
+          ),
+      );
+      const queries = ["go up", "fire", "calm down"];
+      const request = (query: string) => ({ query, tools: ENUM_TOOLS, system: SYSTEM, maxTokens: 6 });
+      const results = await Promise.all(callers.map((rt, i) => rt.call(request(queries[i]!))));
+      const systemIds = model.tokenizer.encode(
+        systemPrefix("v2", { tools: normalizeTools(ENUM_TOOLS), system: SYSTEM }),
+      );
+      expect(cache.holds(systemIds)).toBe(true);
+      const callSteps = results.reduce((sum, r) => sum + r.timings.steps, 0);
+      expect(steps).toBe(callSteps + 1);
+      for (const r of results) expect(r.timings.cachedPrefixTokens).toBeGreaterThanOrEqual(systemIds.length);
+      const plain = await createRealtimeCaller(model, { format: "v2" });
+      for (let i = 0; i < queries.length; i++) {
+        expect(results[i]!.heads).toEqual((await plain.call(request(queries[i]!))).heads);
       }
     });
 

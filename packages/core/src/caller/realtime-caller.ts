@@ -18,6 +18,7 @@ import { maxParameterCount, type ToolSpec, toToolSpecs } from "../prompt/tools";
 import { CallerInputError, PromptTooLongError } from "./errors";
 import { EventChannel } from "./event-channel";
 import { SerialQueue } from "./serial-queue";
+import { cacheSystemTurn } from "./system-turn";
 import type {
   CallerModel,
   CallHeads,
@@ -56,6 +57,8 @@ function checkStrings(value: unknown, path: string): readonly string[] | undefin
 interface PreparedCall {
   tools: ToolSpec[];
   promptIds: number[];
+  /** The system turn's ids when `cacheSystemTurn` is on and they begin `promptIds`. */
+  systemIds: readonly number[] | null;
   plans: HeadPlan[];
   maxTokens: number;
   temperature: number;
@@ -84,6 +87,9 @@ export class RealtimeCaller {
   readonly format: PromptFormat;
   readonly constrained: boolean;
   readonly skipForcedTokens: boolean;
+  readonly cacheSystemTurn: boolean;
+  /** Token ids of recent system turns (tokenizing a long turn per call would cost more than its lookup). */
+  private readonly systemIds = new Map<string, readonly number[]>();
 
   constructor(
     readonly model: CallerModel,
@@ -103,6 +109,7 @@ export class RealtimeCaller {
     this.format = options.format;
     this.constrained = options.constrained ?? true;
     this.skipForcedTokens = options.skipForcedTokens ?? true;
+    this.cacheSystemTurn = options.cacheSystemTurn ?? false;
     this.cache =
       options.prefixCache ??
       (cacheBytes > 0 ? new PrefixCache(model.runtime, { maxBytes: cacheBytes }) : null);
@@ -220,6 +227,8 @@ export class RealtimeCaller {
       system: request.system,
     });
     const promptIds = this.model.tokenizer.encode(prompt);
+    const systemIds =
+      this.cacheSystemTurn && this.cache ? this.systemTurnIds(tools, request.system, promptIds) : null;
     const plans = headNames(maxParameterCount(tools), includeContent).map(
       (name): HeadPlan => ({ name, tagIds: this.tagIdsOf(name), stops: stopsOf(name), constraint: null }),
     );
@@ -229,7 +238,25 @@ export class RealtimeCaller {
     const limit = this.model.runtime.config.maxPositionEmbeddings;
     if (promptIds.length + headTokens > limit)
       throw new PromptTooLongError(promptIds.length, headTokens, limit);
-    return { tools, promptIds, plans, maxTokens, temperature, seed, includeContent };
+    return { tools, promptIds, systemIds, plans, maxTokens, temperature, seed, includeContent };
+  }
+
+  /** The system turn's ids, when they begin the prompt's (they do wherever the turn ends on a special token). */
+  private systemTurnIds(
+    tools: ToolSpec[],
+    system: string | undefined,
+    promptIds: readonly number[],
+  ): readonly number[] | null {
+    const text = systemPrefix(this.format, { tools, system });
+    let ids = this.systemIds.get(text);
+    if (!ids) {
+      ids = this.model.tokenizer.encode(text);
+      if (this.systemIds.size >= 32) this.systemIds.delete(this.systemIds.keys().next().value as string);
+      this.systemIds.set(text, ids);
+    }
+    if (ids.length >= promptIds.length) return null;
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== promptIds[i]) return null;
+    return ids;
   }
 
   private async decode(
@@ -240,6 +267,7 @@ export class RealtimeCaller {
     const started = performance.now();
     const runtime = this.model.runtime;
     const { promptIds, tools } = call;
+    if (this.cache && call.systemIds) await cacheSystemTurn(this.cache, runtime, call.systemIds);
     const match = this.cache?.lookup(promptIds) ?? { length: 0, kv: null };
     let plans = call.plans;
     let refine: ((finished: HeadOutcome) => ReadonlyMap<string, TextConstraint | null> | null) | undefined;

@@ -25,6 +25,13 @@ export interface RealtimeCallerOptions {
    * safe). `prefixCacheBytes` is then ignored.
    */
   prefixCache?: PrefixCache;
+  /**
+   * Before a call whose system turn (system prompt + tools) the prefix cache lacks, prefill that
+   * turn as an entry of its own, once for all callers sharing the cache; default false. Costs
+   * the first call of a tool set one extra forward pass; lets every later call continue from
+   * one entry, so a server that merges concurrent calls' passes holds that turn once.
+   */
+  cacheSystemTurn?: boolean;
   /** Hold heads to the tools' schemas (default true). */
   constrained?: boolean;
   /** Emit tokens a constraint forces without forward passes (default true). */

@@ -133,6 +133,19 @@ export class PrefixCache {
     return { length: matched, kv };
   }
 
+  /** Whether an entry holds exactly `ids` (no counters move, no LRU touch). */
+  holds(ids: ArrayLike<number>): boolean {
+    let node = this.root;
+    let depth = 0;
+    while (depth < ids.length) {
+      const child = node.children.get(ids[depth]);
+      if (!child || commonLength(child.edge, ids, depth) < child.edge.length) return false;
+      depth += child.edge.length;
+      node = child;
+    }
+    return depth === ids.length && node.entry !== null;
+  }
+
   /**
    * Stores the KV of `ids` (`kv.length` must be at least `ids.length`; a longer KV is sliced).
    * The cache keeps `kv` by reference: do not mutate it afterwards. An entry larger than

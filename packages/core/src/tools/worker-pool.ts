@@ -94,7 +94,12 @@ export class HandlerWorkerPool {
 
   /** Starts every worker and waits until each has loaded the tool module (optional warm-up). */
   async warmUp(): Promise<void> {
-    await Promise.all(this.slots.map((slot) => (this.start(slot), slot.ready)));
+    await Promise.all(
+      this.slots.map((slot) => {
+        this.start(slot);
+        return slot.ready;
+      }),
+    );
   }
 
   /** Terminates every worker; later runs fail as aborted. */

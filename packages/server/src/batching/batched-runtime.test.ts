@@ -197,6 +197,21 @@ describe("BatchedRuntime", () => {
     const passesBefore = batched.counters.passes;
     const together = await Promise.all(seconds.map((input) => batched.step(input)));
     expect(batched.counters.passes - passesBefore).toBe(1);
+    // Their presents are views of the merged present; a third merged step reads them as pasts.
+    const thirds = together.map((out, r) => ({
+      tokenIds: [80 + r],
+      positions: [37],
+      past: out.present,
+    }));
+    const thirdAlone: StepOutput[] = [];
+    for (let r = 0; r < 3; r++) {
+      thirdAlone.push(await model.runtime.step({ ...thirds[r]!, past: alone[r]!.present }));
+    }
+    const thirdTogether = await Promise.all(thirds.map((input) => batched.step(input)));
+    thirdTogether.forEach((out, r) => {
+      expect(maxDiff(out.logits, thirdAlone[r]!.logits)).toBeLessThan(1e-4);
+      expect(maxDiff(out.present.values[1]!, thirdAlone[r]!.present.values[1]!)).toBeLessThan(1e-5);
+    });
     together.forEach((out, r) => {
       expect(maxDiff(out.logits, alone[r]!.logits)).toBeLessThan(1e-4);
       for (let l = 0; l < config.numLayers; l++) {

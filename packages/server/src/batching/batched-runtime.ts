@@ -9,6 +9,7 @@
  */
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "@rtool/core";
 import { type KvAnchor, KvLineage, layoutSharedPast } from "./kv-lineage";
+import { copyPositions, SplitKv } from "./split-kv";
 
 /**
  * When steps are merged. A merged pass pays the fixed cost of a pass and reads the weights once
@@ -122,8 +123,8 @@ export class BatchedRuntime implements DecoderRuntime {
 
   /**
    * Merged-past length and modelled cost of one pass over `inputs`: the merged past is copied
-   * in, copied into the merged present inside the graph and out of it, then each request's
-   * present is copied out of that.
+   * in, then into the merged present inside the graph and out of it (requests' presents are
+   * views of that, see {@link SplitKv}).
    */
   private mergedCost(inputs: readonly StepInput[]): { past: number; cost: number } {
     const layout = layoutSharedPast(
@@ -132,12 +133,8 @@ export class BatchedRuntime implements DecoderRuntime {
     );
     const P = layout.total;
     let Q = 0;
-    let own = 0;
-    for (const s of inputs) {
-      Q += s.tokenIds.length;
-      own += s.past.length + s.tokenIds.length;
-    }
-    return { past: P, cost: this.passCost(Q, Q * (P + Q), P + 2 * (P + Q) + own) };
+    for (const s of inputs) Q += s.tokenIds.length;
+    return { past: P, cost: this.passCost(Q, Q * (P + Q), P + 2 * (P + Q)) };
   }
 
   get config() {
@@ -290,24 +287,32 @@ export function mergeSteps(
   const Q = sum(newLengths);
   const total = P + Q;
 
-  const concatPast = (pick: (kv: KvState) => Float32Array[], layer: number) => {
+  const concatPast = (kind: "keys" | "values", layer: number) => {
     const out = new Float32Array(kvH * P * d);
     inputs.forEach((s, r) => {
-      const src = pick(s.past)[layer]!;
       const len = pastLengths[r]!;
       const shared = past.shared[r]!;
       for (let h = 0; h < kvH; h++) {
-        const head = h * len * d;
         if (past.fillsShared[r]) {
-          out.set(src.subarray(head, head + shared * d), (h * P + past.sharedOffsets[r]!) * d);
+          copyPositions(s.past, kind, layer, h, 0, shared, out, (h * P + past.sharedOffsets[r]!) * d, d);
         }
-        out.set(src.subarray(head + shared * d, head + len * d), (h * P + past.ownOffsets[r]!) * d);
+        copyPositions(
+          s.past,
+          kind,
+          layer,
+          h,
+          shared,
+          len - shared,
+          out,
+          (h * P + past.ownOffsets[r]!) * d,
+          d,
+        );
       }
     });
     return out;
   };
-  const keys = Array.from({ length: numLayers }, (_, l) => concatPast((kv) => kv.keys, l));
-  const values = Array.from({ length: numLayers }, (_, l) => concatPast((kv) => kv.values, l));
+  const keys = Array.from({ length: numLayers }, (_, l) => concatPast("keys", l));
+  const values = Array.from({ length: numLayers }, (_, l) => concatPast("values", l));
 
   const tokenIds = new Array<number>(Q);
   const positions = new Array<number>(Q);
@@ -343,36 +348,29 @@ export function mergeSteps(
     rowCounts.push(rows.length);
   });
 
+  // Each request's present stays a view of the merged present (see SplitKv): its shared run,
+  // its own past, its new rows.
   const split = (output: StepOutput): StepOutput[] => {
     const vocab = output.logits.length / logitRows.length;
     const logitOffsets = offsets(rowCounts);
+    const source = {
+      keys: output.present.keys,
+      values: output.present.values,
+      total,
+      kvHeads: kvH,
+      headDim: d,
+    };
     return inputs.map((_, r) => {
       const p = pastLengths[r]!;
-      const q = newLengths[r]!;
       const shared = past.shared[r]!;
-      const sharedAt = past.sharedOffsets[r]!;
-      const ownAt = past.ownOffsets[r]!;
-      const own = (layer: Float32Array) => {
-        const out = new Float32Array(kvH * (p + q) * d);
-        for (let h = 0; h < kvH; h++) {
-          const head = h * total * d;
-          const to = h * (p + q) * d;
-          out.set(layer.subarray(head + sharedAt * d, head + (sharedAt + shared) * d), to);
-          out.set(layer.subarray(head + ownAt * d, head + (ownAt + p - shared) * d), to + shared * d);
-          out.set(
-            layer.subarray(head + (P + rowOffsets[r]!) * d, head + (P + rowOffsets[r]! + q) * d),
-            to + p * d,
-          );
-        }
-        return out;
-      };
+      const runs = [
+        { from: past.sharedOffsets[r]!, length: shared },
+        { from: past.ownOffsets[r]!, length: p - shared },
+        { from: P + rowOffsets[r]!, length: newLengths[r]! },
+      ].filter((run) => run.length > 0);
       return {
         logits: output.logits.slice(logitOffsets[r]! * vocab, (logitOffsets[r]! + rowCounts[r]!) * vocab),
-        present: {
-          length: p + q,
-          keys: output.present.keys.map(own),
-          values: output.present.values.map(own),
-        },
+        present: new SplitKv(source, runs),
       };
     });
   };
