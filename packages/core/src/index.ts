@@ -88,7 +88,13 @@ export {
   type Initializer,
   type InitializerData,
 } from "./graph/onnx-builder";
-export type { QwenGraphOptions, WeightProvider, WeightTensor } from "./graph/qwen";
+export type {
+  QwenGraphInputs,
+  QwenGraphOptions,
+  QwenIoLayout,
+  WeightProvider,
+  WeightTensor,
+} from "./graph/qwen";
 export {
   buildQwenGraph,
   float32Linear,
@@ -96,6 +102,7 @@ export {
   type LinearSpec,
   QWEN_GRAPH_VERSION,
   QWEN_IO,
+  RTOOL_IO_LAYOUT,
   ropeFrequencyDivisor,
 } from "./graph/qwen";
 export { qwenTensorShapes, randomQwenWeights } from "./graph/random-weights";
@@ -193,6 +200,7 @@ export {
 } from "./quant/random-quantized";
 export {
   quantizeRoundToNearest,
+  type RoundToNearestLinearOptions,
   type RoundToNearestOptions,
   roundToNearestLinear,
 } from "./quant/round-to-nearest";

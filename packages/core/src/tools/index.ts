@@ -41,10 +41,19 @@ export {
 export {
   type ArgsCheck,
   checkJsonArgs,
+  type Flatten,
   type JsonObjectSchema,
   type JsonParameterSchema,
   type JsonSchemaArgs,
   type JsonValueOf,
+  type RequiredOf,
+  type ScalarOf,
 } from "./json-schema-args";
-export { isToolRegistry, type RegistryPromptRequest, TOOL_REGISTRY, ToolRegistry } from "./registry";
-export { isZodSchema, zodToParameters } from "./zod-parameters";
+export {
+  type AnyTool,
+  isToolRegistry,
+  type RegistryPromptRequest,
+  TOOL_REGISTRY,
+  ToolRegistry,
+} from "./registry";
+export { isZodSchema, type ZodErrorLike, type ZodSchemaLike, zodToParameters } from "./zod-parameters";

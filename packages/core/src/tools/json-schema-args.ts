@@ -21,7 +21,8 @@ export interface JsonObjectSchema {
   [keyword: string]: unknown;
 }
 
-type ScalarOf<T> = T extends "string"
+/** The TypeScript type of a JSON Schema scalar type name. */
+export type ScalarOf<T> = T extends "string"
   ? string
   : T extends "number" | "integer"
     ? number
@@ -40,8 +41,10 @@ export type JsonValueOf<P> = P extends { enum: readonly (infer E)[] }
       : ScalarOf<T>
     : unknown;
 
-type RequiredOf<S> = S extends { required: readonly (infer R)[] } ? R : never;
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
+/** The names a JSON object schema lists as required. */
+export type RequiredOf<S> = S extends { required: readonly (infer R)[] } ? R : never;
+/** An intersection shown as one object type. */
+export type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
 /**
  * Handler arguments of a JSON Schema tool: required properties as required keys, the others

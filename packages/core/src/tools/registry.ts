@@ -12,7 +12,8 @@ import { type FunctionTool, isToolDefinition, type ToolDefinition } from "./defi
 export const TOOL_REGISTRY = Symbol.for("rtool.toolRegistry");
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of any argument and result types.
-type AnyTool = ToolDefinition<any, any>;
+/** A tool of any parameter and result types. */
+export type AnyTool = ToolDefinition<any, any>;
 
 /** A user turn for {@link ToolRegistry.buildPrompt}: everything of a prompt but the tools. */
 export type RegistryPromptRequest = Omit<PromptRequest, "tools">;
