@@ -4,8 +4,10 @@
  * next one. Each request's past KV becomes one segment of a combined past, its new tokens one
  * block of rows, and the mask is block-diagonal (a request's rows see only its own segment and
  * its own new tokens, under its own tree mask), so every request gets the logits and present KV
- * it would have got alone. The decoders above never notice; concurrent calls simply share the
- * weight reads of one pass instead of queuing for the session.
+ * it would have got alone. Leading positions that several pasts share (calls continuing from one
+ * cached system turn, see {@link KvLineage}) are held once, and each request's present stays a
+ * view of the merged present ({@link SplitKv}). The decoders above never notice; concurrent calls
+ * simply share the fixed cost and weight reads of one pass instead of queuing for the session.
  */
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "@rtool/core";
 import { type KvAnchor, KvLineage, layoutSharedPast } from "./kv-lineage";
