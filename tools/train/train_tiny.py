@@ -25,6 +25,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from model.decode import read_special_ids, read_vocab_size  # noqa: E402
+from model.hf_dir import load_hf_dir  # noqa: E402
 from model.evaluate import evaluate_groups, format_summary, summarize  # noqa: E402
 from model.packing import chunk_items, pack, packed_loss_sum, validate_group  # noqa: E402
 from model.qwen3 import Qwen3Config, Qwen3ForCausalLM, count_parameters  # noqa: E402
@@ -65,6 +66,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--eval-every", type=int, default=300, help="steps between quick held-out evals (0: off)")
     p.add_argument("--eval-items", type=int, default=80)
     p.add_argument("--resume", action="store_true")
+    p.add_argument(
+        "--init",
+        help="start from the weights of an exported model directory (e.g. packages/model-rt-tiny/model): "
+        "its shape replaces the shape flags; optimizer, step and schedule start afresh",
+    )
     p.add_argument("--bench", type=int, default=0, help="run N steps, print throughput, exit")
     return p.parse_args(argv)
 
@@ -141,7 +147,15 @@ def main(argv: list[str] | None = None) -> None:
         head_dim=args.head_dim,
         rope_theta=args.rope_theta,
     )
-    model = Qwen3ForCausalLM(cfg)
+    if args.init:
+        # A later training phase continues from the shipped weights, which are all that a fresh
+        # clone has of an earlier run (checkpoints are not committed).
+        model = load_hf_dir(args.init).train()
+        if model.cfg.vocab_size != cfg.vocab_size:
+            sys.exit(f"--init {args.init}: vocabulary {model.cfg.vocab_size} differs from {tokenizer} ({cfg.vocab_size})")
+        cfg = model.cfg
+    else:
+        model = Qwen3ForCausalLM(cfg)
     optimizer = make_optimizer(model, args)
     groups = read_groups(os.path.join(args.data, "train.jsonl"))
     heldout_path = os.path.join(args.data, "heldout.jsonl")
