@@ -63,6 +63,7 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--ts-eval", help="JSON written by `bun run eval:tiny -- --json FILE`, added to the card")
     p.add_argument("--card-only", action="store_true", help="rewrite the card from the run's saved eval.json")
+    p.add_argument("--history", help="markdown of the earlier training phases (e.g. tools/train/phases.md), added to the card")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
     with open(os.path.join(args.run, "summary.json"), encoding="utf-8") as f:
@@ -92,7 +93,11 @@ def main() -> None:
         with open(args.ts_eval, encoding="utf-8") as f:
             ts_eval = json.load(f)
     files = {n: os.path.getsize(os.path.join(args.dest, n)) for n in os.listdir(args.dest) if n != "README.md"}
-    card = model_card(summary, evaluation, data_stats(train_groups), files, ts_eval)
+    history = None
+    if args.history:
+        with open(args.history, encoding="utf-8") as f:
+            history = f.read().strip()
+    card = model_card(summary, evaluation, data_stats(train_groups), files, ts_eval, history)
     with open(os.path.join(args.dest, "README.md"), "w", encoding="utf-8") as f:
         f.write(card)
     total = sum(os.path.getsize(os.path.join(args.dest, n)) for n in os.listdir(args.dest))

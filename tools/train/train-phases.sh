@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `bun run train:tiny`: rt-tiny's three training phases end to end from the seed, then the export
+# of packages/model-rt-tiny/model with its card (about 4.5 hours on the 2-core machine; every phase
+# is time-budgeted, so on other hardware or load the step counts differ). See tools/train/phases.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+py=/usr/bin/python3
+out=tools/train/out
+bun tools/train/build-data.ts
+# Phase 1: the full data (reference scenarios and synthetic tool sets), from random weights.
+OPENBLAS_NUM_THREADS=1 nice -n 10 "$py" tools/train/train_tiny.py --minutes 62
+# Phase 2: the scenario-focused subset, resumed from phase 1 with its optimizer state.
+"$py" tools/train/focus_data.py
+rm -rf "$out/run-focus" && cp -r "$out/run" "$out/run-focus"
+"$py" tools/train/train_tiny.py --data "$out/focus" --out "$out/run-focus" --resume --minutes 99 --steps 12000 --threads 2
+"$py" tools/train/export_tiny.py --run "$out/run-focus" --data "$out/focus" --dest "$out/phase2-model" --per-group 3
+# Phase 3: the same subset again, from phase 2's exported weights with a fresh optimizer.
+"$py" tools/train/train_tiny.py --data "$out/focus" --out "$out/run-phase3" --init "$out/phase2-model" \
+  --minutes 110 --steps 100000 --lr 6e-4 --warmup 30 --threads 2 --eval-every 0
+"$py" tools/train/export_tiny.py --run "$out/run-phase3" --data "$out/focus" --history tools/train/phases.md --per-group 3
+bun tools/train/eval-tiny.ts --json "$out/ts-eval.json"
+"$py" tools/train/export_tiny.py --run "$out/run-phase3" --data "$out/focus" --history tools/train/phases.md \
+  --ts-eval "$out/ts-eval.json" --card-only
