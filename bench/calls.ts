@@ -137,6 +137,18 @@ export async function startBenchServer(
   return { server, client };
 }
 
+/** The call of the scenario's `i`-th example (cycling), as the client sends it. */
+export function exampleInput(scenario: BenchScenario, i: number) {
+  const example = scenario.examples[i % scenario.examples.length]!;
+  return {
+    query: example.query,
+    tools: scenario.tools,
+    ...(scenario.system ? { system: scenario.system } : {}),
+    ...(example.environment ? { environment: example.environment } : {}),
+    ...(example.history ? { history: example.history } : {}),
+  };
+}
+
 /** Peak resident set of this process so far (Linux VmHWM), in bytes; null elsewhere. */
 export function peakRssBytes(): number | null {
   try {
@@ -170,13 +182,8 @@ async function main(): Promise<void> {
   try {
     for (const scenario of loadScenarios()) {
       const input = (i: number) => {
-        const example = scenario.examples[i % scenario.examples.length]!;
         return {
-          query: example.query,
-          tools: scenario.tools,
-          ...(scenario.system ? { system: scenario.system } : {}),
-          ...(example.environment ? { environment: example.environment } : {}),
-          ...(example.history ? { history: example.history } : {}),
+          ...exampleInput(scenario, i),
           max_tokens: 24,
         };
       };

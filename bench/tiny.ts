@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { argValue, loadScenarios, pickBenchModel, quantile, startBenchServer } from "./calls";
+import { argValue, exampleInput, loadScenarios, pickBenchModel, quantile, startBenchServer } from "./calls";
 
 const CALLS = Number(argValue("--calls") ?? 200);
 const root = join(import.meta.dir, "..");
@@ -19,16 +19,7 @@ const loadBefore = loadavg()[0]!;
 
 const rows: Record<string, unknown>[] = [];
 for (const scenario of loadScenarios()) {
-  const request = (i: number) => {
-    const example = scenario.examples[i % scenario.examples.length]!;
-    return {
-      query: example.query,
-      tools: scenario.tools,
-      environment: example.environment,
-      history: example.history,
-      system: scenario.system,
-    };
-  };
+  const request = (i: number) => exampleInput(scenario, i);
   // Warm: the system turn cached, the session's buffers sized.
   for (let i = 0; i < Math.min(3, scenario.examples.length); i++) await client.functionCall(request(i));
   const ms: number[] = [];
