@@ -102,8 +102,8 @@ const LAYOUT = {
   classifier: { bits: 8, blockSize: INT8_BLOCK_SIZE, accuracyLevel: 4 },
   int8: { bits: 8, blockSize: INT8_BLOCK_SIZE, accuracyLevel: 4 },
   int4: awqShaped
-    ? { bits: 4, blockSize: 128, accuracyLevel: 0 }
-    : { bits: 4, blockSize: INT4_BLOCK_SIZE, accuracyLevel: 4 },
+    ? ({ bits: 4, blockSize: 128, accuracyLevel: 0 } as const)
+    : ({ bits: 4, blockSize: INT4_BLOCK_SIZE, accuracyLevel: 4 } as const),
 } as const;
 
 /** Bytes one linear weight [out, in] occupies in `dtype` (codes, float32 scales, packed zero points). */

@@ -233,6 +233,7 @@ for (const clients of LEVELS) {
     p99_ms: number;
     calls_per_s: number;
     steps_per_pass: number;
+    failed: number;
   };
   console.log(
     `${String(clients).padStart(7)}  ${l.p50_ms.toFixed(1).padStart(6)}   ${l.p99_ms.toFixed(1).padStart(6)}   ${l.calls_per_s.toFixed(1).padStart(7)}  ${l.steps_per_pass.toFixed(2).padStart(10)}  ${String(l.failed).padStart(6)}`,
