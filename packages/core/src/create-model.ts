@@ -47,7 +47,10 @@ export interface LoadModelOptions {
    * the int8/int4 default; many times faster on a CPU). See {@link QuantCompute}.
    */
   quantCompute?: QuantCompute;
-  /** Emits linear layers (custom quantized builds); overrides `quant`'s for them; default float32. */
+  /**
+   * Emits linear layers (custom quantized builds); overrides `quant`'s for them; default float32.
+   * Each projection is emitted on its own (q/k/v and gate/up are not fused) with a custom hook.
+   */
   linear?: LinearHook;
   /** Distinguishes cache entries of graphs built differently from the same weights (e.g. "int8"). */
   cacheVariant?: string;
@@ -103,7 +106,11 @@ export async function createModelFromWeights<T extends TextTokenizer | undefined
   options: LoadModelOptions = {},
 ): Promise<Model<T>> {
   const graphOptions = quantizeOnLoadOptions(options.quant, options.quantCompute);
-  if (options.linear) graphOptions.linear = options.linear;
+  if (options.linear) {
+    // a caller's hook may read weights by module name, which fused layers do not have
+    graphOptions.linear = options.linear;
+    graphOptions.fuseProjections = false;
+  }
   const graph = buildQwenGraph(config, weights, graphOptions);
   const runtime = await runtimeForGraph(config, graph, options);
   return new Model(runtime, tokenizer as T);

@@ -45,7 +45,11 @@ function buildFromDir(
     checkQwenWeights(config, source, { checkLinear: quant.checkLinear });
     options.onProgress?.({ stage: "build-graph", dir });
     const graphOptions = quant.graphOptionsFor(source);
-    if (options.linear) graphOptions.linear = options.linear;
+    if (options.linear) {
+      // a caller's hook may read weights by module name, which fused layers do not have
+      graphOptions.linear = options.linear;
+      graphOptions.fuseProjections = false;
+    }
     return buildQwenGraph(config, weightProviderOf(source), graphOptions);
   } finally {
     source.close();

@@ -1,11 +1,13 @@
 import { expect, test } from "bun:test";
-import { tinyQwen3 } from "../../test/tiny-configs";
+import { maxAbsDiff, tinyQwen2, tinyQwen3 } from "../../test/tiny-configs";
+import { runtimeForGraph } from "../create-model";
+import { int8Linear } from "../quant/int8";
 import { UnsupportedGraphFeatureError } from "./errors";
 import { buildQwenGraph, QWEN_IO, ropeFrequencyDivisor } from "./qwen";
 import { qwenTensorShapes, randomQwenWeights } from "./random-weights";
 
 test("the graph declares the runtime's inputs and outputs and stores the tied embedding once", () => {
-  const g = buildQwenGraph(tinyQwen3, randomQwenWeights(tinyQwen3));
+  const g = buildQwenGraph(tinyQwen3, randomQwenWeights(tinyQwen3), { fuseProjections: false });
   const inputs = g.inputs.map((i) => i.name);
   expect(inputs.slice(0, 4)).toEqual([
     QWEN_IO.inputIds,
@@ -48,4 +50,36 @@ test("rope_scaling: none/default/linear are computed, other schemes are refused 
   expect(error).toBeInstanceOf(UnsupportedGraphFeatureError);
   expect((error as UnsupportedGraphFeatureError).field).toBe("rope_scaling");
   expect((error as Error).message).toContain("yarn");
+});
+
+test("fused q/k/v and gate/up layers store each weight once, concatenated, and compute the same", async () => {
+  for (const config of [tinyQwen2, tinyQwen3]) {
+    const weights = randomQwenWeights(config, 3);
+    const fused = buildQwenGraph(config, weights);
+    const names = new Set(fused.initializers.map((i) => i.name));
+    const p = "model.layers.0";
+    expect(names).toContain(`${p}.self_attn.q_proj+${p}.self_attn.k_proj+${p}.self_attn.v_proj.weight`);
+    expect(names).toContain(`${p}.mlp.gate_proj+${p}.mlp.up_proj.weight`);
+    expect(names.has(`${p}.self_attn.q_proj.weight`)).toBe(false);
+    expect(names.has(`${p}.self_attn.q_proj+${p}.self_attn.k_proj+${p}.self_attn.v_proj.bias`)).toBe(
+      config.attentionBias,
+    );
+    const split = buildQwenGraph(config, weights, { fuseProjections: false });
+    const [a, b] = await Promise.all([runtimeForGraph(config, fused), runtimeForGraph(config, split)]);
+    const tokenIds = [5, 17, 3, 42, 9];
+    const run = (rt: typeof a) =>
+      rt.step({ tokenIds, positions: tokenIds.map((_, i) => i), past: rt.emptyKv() });
+    const [x, y] = await Promise.all([run(a), run(b)]);
+    expect(maxAbsDiff(x.logits, y.logits)).toBeLessThan(1e-5);
+  }
+});
+
+test("other linear hooks are not fused unless asked, since they may read weights by module name", () => {
+  const weights = randomQwenWeights(tinyQwen3, 3);
+  const names = (fuse?: boolean) =>
+    buildQwenGraph(tinyQwen3, weights, { linear: int8Linear(), fuseProjections: fuse }).initializers.map(
+      (i) => i.name,
+    );
+  expect(names().some((n) => n.includes("+"))).toBe(false);
+  expect(names(true).some((n) => n.includes("q_proj+"))).toBe(true);
 });

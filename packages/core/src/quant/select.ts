@@ -72,9 +72,17 @@ export function quantizeOnLoadOptions(
   checkQuantCompute(compute);
   const accuracyLevel = accuracyLevelOf(compute);
   if (quant === "int8")
-    return { linear: int8Linear({ accuracyLevel }), classifier: int8Linear({ accuracyLevel }) };
+    return {
+      linear: int8Linear({ accuracyLevel }),
+      classifier: int8Linear({ accuracyLevel }),
+      fuseProjections: true,
+    };
   if (quant === "int4")
-    return { linear: int4Linear({ accuracyLevel }), classifier: int8Linear({ accuracyLevel }) };
+    return {
+      linear: int4Linear({ accuracyLevel }),
+      classifier: int8Linear({ accuracyLevel }),
+      fuseProjections: true,
+    };
   return {};
 }
 

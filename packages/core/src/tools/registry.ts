@@ -11,8 +11,8 @@ import { type FunctionTool, isToolDefinition, type ToolDefinition } from "./defi
 /** Marks registries across module copies (the worker finds them among a module's exports). */
 export const TOOL_REGISTRY = Symbol.for("rtool.toolRegistry");
 
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of any argument and result types.
 /** A tool of any parameter and result types. */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of any argument and result types.
 export type AnyTool = ToolDefinition<any, any>;
 
 /** A user turn for {@link ToolRegistry.buildPrompt}: everything of a prompt but the tools. */
