@@ -139,6 +139,7 @@ for (const config of [tinyQwen2, tinyQwen3]) {
         [{ tokenIds: [1, 2], positions: [0, 1], past, attentionMask: new Float32Array(3) }, "attentionMask"],
         [{ tokenIds: [1, config.vocabSize], positions: [0, 1], past }, "tokenIds"],
         [{ tokenIds: [1], positions: [-1], past }, "positions"],
+        [{ tokenIds: [1], positions: [config.maxPositionEmbeddings], past }, "positions"],
         [{ tokenIds: [1], positions: [0], past, logitRows: [1] }, "logitRows"],
         [{ tokenIds: [1], positions: [0], past: { length: 0, keys: [], values: [] } }, "past"],
         [{ tokenIds: [1], positions: [0], past: { ...past, length: 2 } }, "past"],

@@ -13,7 +13,7 @@ import { UnsupportedGraphFeatureError } from "./errors";
 import { GraphBuilder } from "./onnx-builder";
 
 /** Bumped whenever the graph this file builds changes, so cached graphs are rebuilt. */
-export const QWEN_GRAPH_VERSION = 2;
+export const QWEN_GRAPH_VERSION = 3;
 
 /** One float32 weight and its shape (HF layout, e.g. Linear weights are [out, in]). */
 export interface WeightTensor {
@@ -175,8 +175,8 @@ export function buildQwenGraph(
     hiddenSize,
   ]);
   let x = g.gather(embed, g.reshape(inputIds, [-1]));
-  // RoPE tables for these positions, shared by every layer: [1, 1, q, headDim]
-  const { cos, sin } = ropeTables(ctx, positionIds);
+  // RoPE tables, shared by every layer
+  const ropeInputs = ropeTables(ctx, positionIds);
 
   for (let layer = 0; layer < config.numLayers; layer++) {
     const p = `model.layers.${layer}`;
@@ -184,7 +184,7 @@ export function buildQwenGraph(
     const pastV = g.input(QWEN_IO.pastValue(layer), "float32", [1, kvH, "past", headDim]);
     // attention rmsnorm, attention, residual
     const h = rmsNorm(ctx, x, `${p}.input_layernorm.weight`, hiddenSize);
-    const att = attention(ctx, layer, h, { cos, sin, mask, pastK, pastV });
+    const att = attention(ctx, layer, h, { rope: ropeInputs, mask, pastK, pastV });
     x = g.add(x, att);
     // ffn rmsnorm, SwiGLU, residual
     const h2 = rmsNorm(ctx, x, `${p}.post_attention_layernorm.weight`, hiddenSize);
@@ -235,36 +235,52 @@ export function ropeFrequencyDivisor(config: QwenConfig): number {
   );
 }
 
-/** cos/sin of `position * inv_freq`, duplicated to headDim (HF convention), as [1, 1, q, headDim]. */
-function ropeTables(ctx: Ctx, positionIds: string): { cos: string; sin: string } {
+/** What RoPE reads in every layer: positions [1, q] and the cos/sin caches [maxPositions, headDim/2]. */
+interface RopeInputs {
+  positions: string;
+  cos: string;
+  sin: string;
+}
+
+/**
+ * cos/sin of `position * inv_freq` for every position the model accepts, as initializers: the
+ * angle is rounded to float32 as the reference computes it, the cosine and sine taken in double
+ * and rounded once. One `RotaryEmbedding` per q and k then replaces six elementwise ops.
+ */
+function ropeTables(ctx: Ctx, positionIds: string): RopeInputs {
   const { g, config } = ctx;
   const half = config.headDim / 2;
   const divisor = ropeFrequencyDivisor(config);
   const invFreq = new Float32Array(half);
   for (let i = 0; i < half; i++) invFreq[i] = 1 / config.ropeTheta ** ((2 * i) / config.headDim) / divisor;
-  const inv = g.initializer("rope.inv_freq", invFreq, [1, half]);
-  // [q, 1] * [1, half] -> [q, half], in float32 like the reference
-  const pos = g.reshape(g.cast(positionIds, "float32"), [-1, 1]);
-  const freqs = g.mul(pos, inv);
-  const emb = g.concat([freqs, freqs], -1);
+  const positions = config.maxPositionEmbeddings;
+  const cos = new Float32Array(positions * half);
+  const sin = new Float32Array(positions * half);
+  for (let pos = 0; pos < positions; pos++) {
+    for (let i = 0; i < half; i++) {
+      const angle = Math.fround(pos * invFreq[i]);
+      cos[pos * half + i] = Math.cos(angle);
+      sin[pos * half + i] = Math.sin(angle);
+    }
+  }
   return {
-    cos: g.reshape(g.cos(emb), [1, 1, -1, config.headDim]),
-    sin: g.reshape(g.sin(emb), [1, 1, -1, config.headDim]),
+    positions: g.reshape(positionIds, [1, -1]),
+    cos: g.initializer("rope.cos_cache", cos, [positions, half]),
+    sin: g.initializer("rope.sin_cache", sin, [positions, half]),
   };
 }
 
-/** Rotates [1, heads, q, headDim] by the position tables: `x*cos + rotate_half(x)*sin`. */
-function rope(ctx: Ctx, x: string, cos: string, sin: string): string {
-  const { g, config } = ctx;
-  const half = config.headDim / 2;
-  const [x1, x2] = g.split(x, [half, half], -1);
-  const rotated = g.concat([g.neg(x2), x1], -1);
-  return g.add(g.mul(x, cos), g.mul(rotated, sin));
+/** Rotates [1, heads, q, headDim] by the position tables: `x*cos + rotate_half(x)*sin` (HF layout). */
+function rope(ctx: Ctx, x: string, tables: RopeInputs): string {
+  const [y] = ctx.g.node("RotaryEmbedding", [x, tables.positions, tables.cos, tables.sin], {
+    domain: "com.microsoft",
+    attributes: { interleaved: 0 },
+  });
+  return y;
 }
 
 interface AttentionInputs {
-  cos: string;
-  sin: string;
+  rope: RopeInputs;
   mask: string;
   pastK: string;
   pastV: string;
@@ -291,21 +307,18 @@ function attention(ctx: Ctx, layer: number, x: string, io: AttentionInputs): str
     spec("k_proj", kvH * hd),
     spec("v_proj", kvH * hd),
   ]);
-  // split heads: [q, heads, hd]
-  q = g.reshape(q, [-1, nH, hd]);
-  k = g.reshape(k, [-1, kvH, hd]);
+  // split heads: [1, q, heads, hd]
+  q = g.reshape(q, [1, -1, nH, hd]);
+  k = g.reshape(k, [1, -1, kvH, hd]);
   // Qwen3: per-head RMSNorm of q and k before RoPE
   if (config.qkNorm) {
     q = rmsNorm(ctx, q, `${p}.q_norm.weight`, hd);
     k = rmsNorm(ctx, k, `${p}.k_norm.weight`, hd);
   }
-  // heads first: [1, heads, q, hd]
-  q = g.transpose(g.unsqueeze(q, [0]), [0, 2, 1, 3]);
-  k = g.transpose(g.unsqueeze(k, [0]), [0, 2, 1, 3]);
+  // heads first, [1, heads, q, hd], then RoPE
+  q = rope(ctx, g.transpose(q, [0, 2, 1, 3]), io.rope);
+  k = rope(ctx, g.transpose(k, [0, 2, 1, 3]), io.rope);
   const vHeads = g.transpose(g.reshape(v, [1, -1, kvH, hd]), [0, 2, 1, 3]);
-  // RoPE on q and k
-  q = rope(ctx, q, io.cos, io.sin);
-  k = rope(ctx, k, io.cos, io.sin);
   // append to the cache: [1, kvH, past+q, hd]
   const presentK = g.output(g.concat([io.pastK, k], 2), QWEN_IO.presentKey(layer), "float32", [
     1,

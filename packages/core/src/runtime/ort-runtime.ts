@@ -66,9 +66,19 @@ export class OrtDecoderRuntime implements DecoderRuntime {
       throw new StepInputError("past", `has ${past.keys.length} layers, the model has ${numLayers}`);
     }
 
+    const positions = toInt64(input.positions, "positions");
+    const maxPositions = BigInt(this.config.maxPositionEmbeddings);
+    for (let i = 0; i < q; i++) {
+      // the graph's RoPE tables end there
+      if (positions[i] >= maxPositions)
+        throw new StepInputError(
+          "positions",
+          `position ${positions[i]} is beyond the model's context (${maxPositions} positions)`,
+        );
+    }
     const feeds: Record<string, ort.Tensor> = {
       [QWEN_IO.inputIds]: new ort.Tensor("int64", ids, [1, q]),
-      [QWEN_IO.positionIds]: new ort.Tensor("int64", toInt64(input.positions, "positions"), [1, q]),
+      [QWEN_IO.positionIds]: new ort.Tensor("int64", positions, [1, q]),
       [QWEN_IO.attentionMask]: new ort.Tensor("float32", mask, [1, 1, q, total]),
       [QWEN_IO.logitRows]: new ort.Tensor("int64", rows, [rows.length]),
     };
