@@ -10,6 +10,7 @@ import { buildHeadConstraints, type HeadConstraints } from "../decode/constraint
 import type { TextConstraint } from "../decode/head-text";
 import { decodeHeads, type HeadOutcome, type HeadPlan } from "../decode/multi-head";
 import { PrefixCache, type PrefixCacheStats } from "../decode/prefix-cache";
+import { defaultDraftTokens } from "../decode/prompt-lookup";
 import { VocabIndex } from "../decode/token-vocab";
 import { buildPrompt, PromptFormatError, systemPrefix } from "../prompt/build";
 import { END_OF_TURN, type HeadName, headCloseTag, headNames, headTag, NULL_MARKER } from "../prompt/heads";
@@ -87,6 +88,7 @@ export class RealtimeCaller {
   readonly format: PromptFormat;
   readonly constrained: boolean;
   readonly skipForcedTokens: boolean;
+  readonly draftTokens: number;
   readonly cacheSystemTurn: boolean;
   /** Token ids of recent system turns (tokenizing a long turn per call would cost more than its lookup). */
   private readonly systemIds = new Map<string, readonly number[]>();
@@ -109,6 +111,9 @@ export class RealtimeCaller {
     this.format = options.format;
     this.constrained = options.constrained ?? true;
     this.skipForcedTokens = options.skipForcedTokens ?? true;
+    this.draftTokens = options.draftTokens ?? defaultDraftTokens(model.runtime.config);
+    if (!(Number.isInteger(this.draftTokens) && this.draftTokens >= 0))
+      throw new CallerInputError("draftTokens", `must be a non-negative integer, got ${options.draftTokens}`);
     this.cacheSystemTurn = options.cacheSystemTurn ?? false;
     this.cache =
       options.prefixCache ??
@@ -294,6 +299,8 @@ export class RealtimeCaller {
       temperature: call.temperature,
       seed: call.seed,
       skipForced: this.skipForcedTokens,
+      promptIds,
+      draftTokens: this.draftTokens,
       refine,
       holdReportsUntil: this.constrained ? "function" : undefined,
       onHeadDone: onHead,
@@ -317,6 +324,8 @@ export class RealtimeCaller {
         cachedPrefixTokens: match.length,
         promptTokens: promptIds.length,
         forcedTokens: decoded.heads.reduce((sum, h) => sum + h.forcedTokens, 0),
+        draftedTokens: decoded.drafts.fed,
+        keptDraftTokens: decoded.drafts.kept,
         queuedMs,
         totalMs: performance.now() - started,
       },

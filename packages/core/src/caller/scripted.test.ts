@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { PrefixCache } from "../decode/prefix-cache";
 import { HashRuntime, ListVocab } from "../decode/testing/hash-runtime";
 import { ToolSchemaError } from "../prompt/tools";
+import { CallerInputError } from "./errors";
 import { createRealtimeCaller } from "./realtime-caller";
 
 const HEADS = ["function", "arg1", "arg2", "arg3", "content"];
@@ -62,8 +63,9 @@ describe("constraints leave a valid output alone", () => {
   };
 
   test("unconstrained valid == constrained, head for head; forcing only saves steps", async () => {
+    // without prompt-lookup drafts, which save steps of their own (copying "Amiya" and "north")
     const free = await (
-      await createRealtimeCaller(scriptedModel(scripts), { format: "v2", constrained: false })
+      await createRealtimeCaller(scriptedModel(scripts), { format: "v2", constrained: false, draftTokens: 0 })
     ).call(request);
     expect(free).toMatchObject({
       function: "move",
@@ -72,18 +74,29 @@ describe("constraints leave a valid output alone", () => {
       heads: { function: "move", arg1: "Amiya", arg2: " north", arg3: null },
     });
     const noSkip = await (
-      await createRealtimeCaller(scriptedModel(scripts), { format: "v2", skipForcedTokens: false })
+      await createRealtimeCaller(scriptedModel(scripts), {
+        format: "v2",
+        skipForcedTokens: false,
+        draftTokens: 0,
+      })
     ).call(request);
     expect(noSkip.heads).toEqual(free.heads);
     expect(noSkip.timings.steps).toBe(free.timings.steps);
-    const constrained = await (await createRealtimeCaller(scriptedModel(scripts), { format: "v2" })).call(
-      request,
-    );
+    const constrained = await (
+      await createRealtimeCaller(scriptedModel(scripts), { format: "v2", draftTokens: 0 })
+    ).call(request);
     expect(constrained.function).toBe(free.function);
     expect(constrained.args).toEqual(free.args);
     expect(constrained.valid).toBe(true);
     expect(constrained.timings.forcedTokens).toBeGreaterThan(0);
     expect(constrained.timings.steps).toBeLessThan(free.timings.steps);
+    // drafts change the number of passes only
+    const drafted = await (await createRealtimeCaller(scriptedModel(scripts), { format: "v2" })).call(
+      request,
+    );
+    expect(drafted.heads).toEqual(constrained.heads);
+    expect(drafted.timings.keptDraftTokens).toBeGreaterThan(0);
+    expect(drafted.timings.steps).toBeLessThanOrEqual(constrained.timings.steps);
   });
 
   test("a two-tool call: the arg head past use_skill's parameters is forced to null", async () => {
@@ -178,4 +191,15 @@ describe("caller construction", () => {
       createRealtimeCaller(scriptedModel({}), { format: "v3" as unknown as "v2" }),
     ).rejects.toThrow("unknown prompt format");
   });
+});
+
+test("a bad draftTokens is refused when the caller is made", async () => {
+  for (const draftTokens of [-1, 1.5]) {
+    const error = await createRealtimeCaller(scriptedModel({ function: "move</function>" }), {
+      format: "v2",
+      draftTokens,
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(CallerInputError);
+    expect((error as CallerInputError).message).toContain("draftTokens");
+  }
 });

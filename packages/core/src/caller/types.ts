@@ -36,6 +36,14 @@ export interface RealtimeCallerOptions {
   constrained?: boolean;
   /** Emit tokens a constraint forces without forward passes (default true). */
   skipForcedTokens?: boolean;
+  /**
+   * Tokens each head may draft per forward pass from the prompt (prompt-lookup decoding: values
+   * copied from the query or environment then take fewer passes). Output is unchanged: a drafted
+   * token is kept only where greedy decoding chooses it. Greedy calls only. Default: 4 for models
+   * up to 50M parameters, 0 (off) above, where extra rows in a pass cost real work
+   * (`defaultDraftTokens`).
+   */
+  draftTokens?: number;
 }
 
 /** One call. */
@@ -74,6 +82,9 @@ export interface CallTimings {
   promptTokens: number;
   /** Head tokens emitted without a forward pass. */
   forcedTokens: number;
+  /** Tokens drafted from the prompt (`draftTokens`), and of them those kept. */
+  draftedTokens: number;
+  keptDraftTokens: number;
   /** Waiting for earlier calls on this caller. */
   queuedMs: number;
   /** From the start of this call's turn to its result (queue wait excluded). */

@@ -228,3 +228,88 @@ describe("decodeHeads with constraints", () => {
     expect([...reported].sort()).toEqual(["arg1", "arg2", "arg3", "function"]);
   });
 });
+
+describe("decodeHeads with prompt-lookup drafts", () => {
+  const withDrafts = (runtime: HashRuntime, v: ListVocab, heads: HeadPlan[], draftTokens: number) =>
+    input(runtime, v, heads, { promptIds: prompt(v), draftTokens });
+
+  /** A runtime whose heads copy parts of the prompt, as argument heads do. */
+  function copyingRuntime(v: ListVocab): HashRuntime {
+    const runtime = runtimeFor(v);
+    runtime.script.set(v.id("<arg1>"), v.encode("north and fire</arg1>"));
+    runtime.script.set(v.id("<arg2>"), v.encode("unit</arg2>"));
+    runtime.script.set(v.id("<arg3>"), v.encode("fire s1 n</arg3>"));
+    return runtime;
+  }
+
+  for (const count of [1, 3, 8]) {
+    test(`${count} heads: the same tokens as without drafts, in no more passes`, async () => {
+      for (const make of [runtimeFor, copyingRuntime]) {
+        const heads = plans(vocab, count);
+        const plain = await decodeHeads(input(make(vocab), vocab, heads));
+        const drafted = await decodeHeads(withDrafts(make(vocab), vocab, heads, 4));
+        expect(tokensOf(drafted)).toEqual(tokensOf(plain));
+        expect(drafted.heads.map((h) => h.text)).toEqual(plain.heads.map((h) => h.text));
+        expect(drafted.steps).toBeLessThanOrEqual(plain.steps);
+      }
+    });
+  }
+
+  test("copied values take fewer passes; drafts the head does not write are dropped", async () => {
+    const heads = plans(vocab, 4);
+    const plain = await decodeHeads(input(copyingRuntime(vocab), vocab, heads));
+    const drafted = await decodeHeads(withDrafts(copyingRuntime(vocab), vocab, heads, 4));
+    expect(drafted.heads[1].text).toBe("north and fire");
+    expect(drafted.heads[3].text).toBe("fire s1 n");
+    expect(tokensOf(drafted)).toEqual(tokensOf(plain));
+    expect(drafted.steps).toBeLessThan(plain.steps);
+    expect(drafted.drafts.kept).toBeGreaterThan(0);
+    // "fire s1 n" then the prompt goes on with "ow": drafted, not written
+    expect(drafted.drafts.kept).toBeLessThan(drafted.drafts.fed);
+    expect(plain.drafts).toEqual({ fed: 0, kept: 0 });
+  });
+
+  test("a warm prefix and multi-token tags give the same tokens with drafts", async () => {
+    const cases = [
+      [vocab, copyingRuntime],
+      [plainVocab, runtimeFor],
+    ] as const;
+    for (const [v, make] of cases) {
+      const heads = plans(v, 3);
+      const cold = await decodeHeads(withDrafts(make(v), v, heads, 3));
+      const runtime = make(v);
+      const past = runtime.sliceKv(cold.promptKv!, 10);
+      const warm = await decodeHeads({
+        ...withDrafts(runtime, v, heads, 3),
+        past,
+        pending: prompt(v).slice(10),
+      });
+      const plain = await decodeHeads(input(make(v), v, heads));
+      expect(tokensOf(warm)).toEqual(tokensOf(plain));
+      expect(tokensOf(cold)).toEqual(tokensOf(plain));
+    }
+  });
+
+  test("constrained heads keep their values with drafts", async () => {
+    const heads = plans(vocab, 3, (h) => (h === "arg1" ? choiceOf(["north and fire", "south"]) : null));
+    const plain = await decodeHeads(input(copyingRuntime(vocab), vocab, heads));
+    const drafted = await decodeHeads(withDrafts(copyingRuntime(vocab), vocab, heads, 4));
+    expect(tokensOf(drafted)).toEqual(tokensOf(plain));
+    expect(drafted.heads[1].text).toBe("north and fire");
+  });
+
+  test("nothing is drafted when sampling or without the prompt; a bad draftTokens is a typed error", async () => {
+    const heads = plans(vocab, 3);
+    const sampled = await decodeHeads({
+      ...withDrafts(copyingRuntime(vocab), vocab, heads, 4),
+      temperature: 0.7,
+      seed: 2,
+    });
+    expect(sampled.drafts.fed).toBe(0);
+    const noPrompt = await decodeHeads(input(copyingRuntime(vocab), vocab, heads, { draftTokens: 4 }));
+    expect(noPrompt.drafts.fed).toBe(0);
+    await expect(decodeHeads(withDrafts(copyingRuntime(vocab), vocab, heads, -1))).rejects.toThrow(
+      "draftTokens",
+    );
+  });
+});

@@ -3,7 +3,8 @@
  * whose tokens sit at positions n, n+1, ... after the prompt, and one forward pass per step
  * advances every live branch by one token under a mask that lets a branch see the prompt and its
  * own tokens only. Finished heads leave the batch at once; tokens a constraint forces are emitted
- * without a forward pass.
+ * without a forward pass; with prompt-lookup drafts a head may also advance by several tokens
+ * in one pass (drafts greedy decoding would not have chosen are dropped, so output is unchanged).
  */
 import type { DecoderRuntime, KvState } from "../runtime/types";
 import {
@@ -14,6 +15,7 @@ import {
   type HeadTextState,
   type TextConstraint,
 } from "./head-text";
+import { draftFromPrompt } from "./prompt-lookup";
 import { type AllowedTokens, chooseGreedy, chooseSampled, seededRandom } from "./token-choice";
 import type { VocabIndex } from "./token-vocab";
 import { buildStepMask, type MaskRow } from "./tree-mask";
@@ -68,6 +70,16 @@ export interface DecodeHeadsInput {
   /** Emit forced continuations without forward passes (default true). */
   skipForced?: boolean;
   /**
+   * The whole prompt (`past` and `pending` together), where drafts are looked up; drafting is
+   * off without it.
+   */
+  promptIds?: readonly number[];
+  /**
+   * Tokens drafted per head and pass from the prompt (prompt-lookup decoding); default 0 (off).
+   * Greedy decoding only: at temperature > 0 nothing is drafted.
+   */
+  draftTokens?: number;
+  /**
    * Called when a head finishes; returns new constraints for other heads (e.g. the arg heads
    * once the function is known), or null. A head whose text the new constraint rules out starts
    * over; a finished head whose value it rules out is decoded again.
@@ -91,6 +103,8 @@ export interface DecodeHeadsResult {
   firstStepMs: number;
   /** Time after the first forward pass. */
   restMs: number;
+  /** Drafted tokens fed, and of them those kept (see `draftTokens`). */
+  drafts: { fed: number; kept: number };
 }
 
 interface Branch {
@@ -146,6 +160,11 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
   const seed = input.seed ?? 0;
   if (!(maxTokens >= 1)) throw new DecodeInputError("maxTokens", `must be >= 1, got ${maxTokens}`);
   if (!(temperature >= 0)) throw new DecodeInputError("temperature", `must be >= 0, got ${temperature}`);
+  const draftTokens = input.draftTokens ?? 0;
+  if (!(Number.isInteger(draftTokens) && draftTokens >= 0))
+    throw new DecodeInputError("draftTokens", `must be a non-negative integer, got ${draftTokens}`);
+  const drafting = draftTokens > 0 && temperature === 0 && input.promptIds !== undefined;
+  const drafts = { fed: 0, kept: 0 };
   const promptLength = input.past.length + input.pending.length;
 
   const branches: Branch[] = input.heads.map((plan, i) => {
@@ -265,6 +284,25 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
     };
   };
 
+  /** The prompt tokens that followed the branch's last tokens, cut where its constraint or stop says. */
+  const draftFor = (b: Branch): number[] => {
+    if (!drafting || b.ids.length === 0) return [];
+    const guess = draftFromPrompt(input.promptIds!, [...b.plan.tagIds, ...b.ids], { maxTokens: draftTokens });
+    const kept: number[] = [];
+    let text = b.text;
+    for (const id of guess) {
+      const piece = vocab.text(id);
+      if (piece === "") break;
+      text += piece;
+      const state = classifyHeadText(text, b.constraint, b.plan.stops);
+      if (state.kind === "rejected") break;
+      kept.push(id);
+      if (state.kind === "done") break;
+    }
+    // the head's generation budget bounds the draft as well
+    return kept.slice(0, Math.max(0, maxTokens - (b.ids.length - b.forcedTokens)));
+  };
+
   for (const b of branches) {
     if (b.live) finishIfForced(b, classifyHeadText("", b.constraint, b.plan.stops));
   }
@@ -275,16 +313,25 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
   let steps = 0;
   let firstStepMs = 0;
   const started = performance.now();
-  /** The branch of each logits row, and its restart count when fed (a restart voids the row). */
-  const rowOwners: Branch[] = [];
-  const rowRestarts: number[] = [];
+  /**
+   * Each branch fed in a step: its first logits row (its last fed token; the rows of its draft
+   * follow), the draft, where the draft's KV columns start among the branch's, and its restart
+   * count when fed (a restart voids the rows).
+   */
+  interface Fed {
+    branch: Branch;
+    firstRow: number;
+    draft: number[];
+    draftColumn: number;
+    restarts: number;
+  }
+  const fedBranches: Fed[] = [];
   while (true) {
     const tokenIds: number[] = [];
     const positions: number[] = [];
     const maskRows: MaskRow[] = [];
     const logitRows: number[] = [];
-    rowOwners.length = 0;
-    rowRestarts.length = 0;
+    fedBranches.length = 0;
     const pending = steps === 0 ? input.pending : [];
     for (let i = 0; i < pending.length; i++) {
       tokenIds.push(pending[i]);
@@ -293,18 +340,28 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
     }
     for (const b of branches) {
       if (!b.live || b.feed.length === 0) continue;
-      for (const token of b.feed) {
+      const draft = draftFor(b);
+      const fed: Fed = { branch: b, firstRow: logitRows.length, draft, draftColumn: 0, restarts: b.restarts };
+      b.feed.forEach((token, i) => {
+        if (i === b.feed.length - 1) logitRows.push(tokenIds.length);
+        maskRows.push({ visiblePrefix: promptLength, ownColumns: b.columns.slice() });
+        b.columns.push(kv.length + tokenIds.length);
+        positions.push(promptLength + b.columns.length - 1);
+        tokenIds.push(token);
+      });
+      fed.draftColumn = b.columns.length;
+      for (const token of draft) {
+        logitRows.push(tokenIds.length);
         maskRows.push({ visiblePrefix: promptLength, ownColumns: b.columns.slice() });
         b.columns.push(kv.length + tokenIds.length);
         positions.push(promptLength + b.columns.length - 1);
         tokenIds.push(token);
       }
+      drafts.fed += draft.length;
       b.feed = [];
-      logitRows.push(tokenIds.length - 1);
-      rowOwners.push(b);
-      rowRestarts.push(b.restarts);
+      fedBranches.push(fed);
     }
-    if (rowOwners.length === 0) break;
+    if (fedBranches.length === 0) break;
     const stepStarted = performance.now();
     const { logits, present } = await runtime.step({
       tokenIds,
@@ -320,25 +377,41 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
     steps++;
     kv = present;
     const width = runtime.config.vocabSize;
-    for (let r = 0; r < rowOwners.length; r++) {
-      const b = rowOwners[r];
-      if (!b.live || b.restarts !== rowRestarts[r]) continue; // finished or restarted by a refinement
-      const row = logits.subarray(r * width, (r + 1) * width);
-      const allowed = allowedFor(b);
-      const token =
-        temperature > 0 ? chooseSampled(row, temperature, b.random, allowed) : chooseGreedy(row, allowed);
-      if (token < 0) {
+    for (const fed of fedBranches) {
+      const b = fed.branch;
+      if (!b.live || b.restarts !== fed.restarts) continue; // finished or restarted by a refinement
+      // row i holds the logits after the draft's first i tokens; a drafted token is kept when it
+      // is the token chosen from the row before it, and its KV is then already in place
+      for (let i = 0; i <= fed.draft.length; i++) {
+        const r = fed.firstRow + i;
+        const row = logits.subarray(r * width, (r + 1) * width);
+        const allowed = allowedFor(b);
+        const token =
+          temperature > 0 ? chooseSampled(row, temperature, b.random, allowed) : chooseGreedy(row, allowed);
+        if (token < 0) {
+          const state = classifyHeadText(b.text, b.constraint, b.plan.stops);
+          finish(b, null, state.kind === "open" ? state.value : b.text, "noValidToken");
+          break;
+        }
+        b.ids.push(token);
+        b.text = vocab.vocab.decode(b.ids);
+        const drafted = i < fed.draft.length && fed.draft[i] === token;
+        if (drafted) drafts.kept++;
         const state = classifyHeadText(b.text, b.constraint, b.plan.stops);
-        finish(b, null, state.kind === "open" ? state.value : b.text, "noValidToken");
-        continue;
+        if (state.kind === "done") finish(b, state, state.value, "marker");
+        else if (state.kind === "rejected") finish(b, null, b.text, "noValidToken");
+        else if (b.ids.length - b.forcedTokens >= maxTokens) finish(b, null, state.value, "maxTokens");
+        else if (finishIfForced(b, state)) {
+          // finished by its constraint
+        } else if (drafted) {
+          continue;
+        } else {
+          // the rest of the draft is not what the head writes: its KV columns are left unseen
+          b.columns.length = fed.draftColumn + i;
+          b.feed = [token];
+        }
+        break;
       }
-      b.ids.push(token);
-      b.text = vocab.vocab.decode(b.ids);
-      const state = classifyHeadText(b.text, b.constraint, b.plan.stops);
-      if (state.kind === "done") finish(b, state, state.value, "marker");
-      else if (state.kind === "rejected") finish(b, null, b.text, "noValidToken");
-      else if (b.ids.length - b.forcedTokens >= maxTokens) finish(b, null, state.value, "maxTokens");
-      else if (!finishIfForced(b, state)) b.feed = [token];
     }
     report();
   }
@@ -350,5 +423,6 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
     promptKv,
     firstStepMs,
     restMs: Math.max(0, total - firstStepMs),
+    drafts,
   };
 }
