@@ -16,15 +16,15 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type DatasetGroup, exportGroup, IdCache } from "./data/export.ts";
-import { type ExampleGroup, exampleGroups, generateGroups } from "./data/generate.ts";
-import { prefixText, promptText, targetHeads } from "./data/prompt-text.ts";
-import { defaultScenarioDir, loadScenarios } from "./data/scenario-files.ts";
-import { datasetStats, formatStats } from "./data/stats.ts";
-import { trainBpe, WordCounter } from "./tokenizer/bpe-trainer.ts";
-import { SPECIAL_TOKENS } from "./tokenizer/special-tokens.ts";
-import { tokenizerConfigJson, tokenizerJson } from "./tokenizer/tokenizer-json.ts";
-import { loadTokenizer } from "./tokenizer/tokenizers-lib.ts";
+import { type DatasetGroup, exportGroup, IdCache } from "./data/export";
+import { type ExampleGroup, exampleGroups, generateGroups } from "./data/generate";
+import { prefixText, promptText, targetHeads } from "./data/prompt-text";
+import { defaultScenarioDir, loadScenarios } from "./data/scenario-files";
+import { datasetStats, formatStats } from "./data/stats";
+import { trainBpe, WordCounter } from "./tokenizer/bpe-trainer";
+import { SPECIAL_TOKENS } from "./tokenizer/special-tokens";
+import { tokenizerConfigJson, tokenizerJson } from "./tokenizer/tokenizer-json";
+import { loadTokenizer } from "./tokenizer/tokenizers-lib";
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

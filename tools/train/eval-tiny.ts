@@ -18,7 +18,7 @@ import {
   loadModel,
   type RealtimeCaller,
   type ToolInput,
-} from "../../packages/core/src/index.ts";
+} from "../../packages/core/src/index";
 
 /** Arguments whose value is free text (issue 12): judged by presence and language, not content. */
 export const FREE_TEXT_PARAMS: Record<string, readonly string[]> = { speak: ["text"] };

@@ -4,18 +4,18 @@
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { RtoolTokenizer } from "../../packages/core/src/tokenizer/index.ts";
-import { exportGroup, IdCache } from "./data/export.ts";
-import { exampleGroups, generateGroups, SCENARIO_DRAWERS } from "./data/generate.ts";
-import { Phrasing } from "./data/phrasing.ts";
-import { Prng } from "./data/prng.ts";
-import { prefixText, promptText, targetHeads } from "./data/prompt-text.ts";
-import { defaultScenarioDir, loadScenarios } from "./data/scenario-files.ts";
-import { trainBpe, WordCounter } from "./tokenizer/bpe-trainer.ts";
-import { preTokenize } from "./tokenizer/pretokenize.ts";
-import { SPECIAL_TOKENS } from "./tokenizer/special-tokens.ts";
-import { tokenizerJson } from "./tokenizer/tokenizer-json.ts";
-import { loadTokenizer } from "./tokenizer/tokenizers-lib.ts";
+import { RtoolTokenizer } from "../../packages/core/src/tokenizer/index";
+import { exportGroup, IdCache } from "./data/export";
+import { exampleGroups, generateGroups, SCENARIO_DRAWERS } from "./data/generate";
+import { Phrasing } from "./data/phrasing";
+import { Prng } from "./data/prng";
+import { prefixText, promptText, targetHeads } from "./data/prompt-text";
+import { defaultScenarioDir, loadScenarios } from "./data/scenario-files";
+import { trainBpe, WordCounter } from "./tokenizer/bpe-trainer";
+import { preTokenize } from "./tokenizer/pretokenize";
+import { SPECIAL_TOKENS } from "./tokenizer/special-tokens";
+import { tokenizerJson } from "./tokenizer/tokenizer-json";
+import { loadTokenizer } from "./tokenizer/tokenizers-lib";
 
 const scenarios = loadScenarios(defaultScenarioDir());
 const small = { seed: 7, itemsPerScenario: 60, syntheticItems: 200, minGroup: 4, maxGroup: 8 };

@@ -1,4 +1,4 @@
-import type { TargetCall, ToolSpec } from "./types.ts";
+import type { TargetCall, ToolSpec } from "./types";
 
 /** A generated target call that does not fit its tool set (a generator bug or a changed scenario). */
 export class TargetCallError extends Error {

@@ -1,6 +1,6 @@
-import type { Tokenizer } from "../tokenizer/tokenizers-lib.ts";
-import type { ExampleGroup } from "./generate.ts";
-import { type HeadText, prefixText, promptText, targetHeads } from "./prompt-text.ts";
+import type { Tokenizer } from "../tokenizer/tokenizers-lib";
+import type { ExampleGroup } from "./generate";
+import { type HeadText, prefixText, promptText, targetHeads } from "./prompt-text";
 
 /** One pre-tokenised query of a group (the trainer's format). */
 export interface DatasetItem {

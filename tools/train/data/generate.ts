@@ -1,15 +1,15 @@
-import { checkTargetCall } from "./call-check.ts";
-import { drawGeneric } from "./generic.ts";
-import { Phrasing } from "./phrasing.ts";
-import { Prng } from "./prng.ts";
-import { drawFlappy, drawNeonShip, drawPong } from "./scenarios/arcade.ts";
-import { drawAssistant } from "./scenarios/assistant.ts";
-import { drawDigitalHuman } from "./scenarios/digital-human.ts";
-import type { Draw, ScenarioDrawer } from "./scenarios/draw.ts";
-import { drawRoboticArm } from "./scenarios/robotic-arm.ts";
-import { drawTowerDefense } from "./scenarios/tower-defense.ts";
-import { drawSynthetic, makeToolSet, syntheticSpecs, syntheticSystem } from "./synthetic.ts";
-import type { Example, Lang, PromptFormat, ScenarioFile, Split, ToolSpec } from "./types.ts";
+import { checkTargetCall } from "./call-check";
+import { drawGeneric } from "./generic";
+import { Phrasing } from "./phrasing";
+import { Prng } from "./prng";
+import { drawFlappy, drawNeonShip, drawPong } from "./scenarios/arcade";
+import { drawAssistant } from "./scenarios/assistant";
+import { drawDigitalHuman } from "./scenarios/digital-human";
+import type { Draw, ScenarioDrawer } from "./scenarios/draw";
+import { drawRoboticArm } from "./scenarios/robotic-arm";
+import { drawTowerDefense } from "./scenarios/tower-defense";
+import { drawSynthetic, makeToolSet, syntheticSpecs, syntheticSystem } from "./synthetic";
+import type { Example, Lang, PromptFormat, ScenarioFile, Split, ToolSpec } from "./types";
 
 /**
  * Dedicated phrasings by scenario file stem. A scenario file without an entry here (or whose

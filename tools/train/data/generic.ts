@@ -1,6 +1,6 @@
-import type { Phrasing } from "./phrasing.ts";
-import type { Draw } from "./scenarios/draw.ts";
-import type { ArgValue, ToolSpec } from "./types.ts";
+import type { Phrasing } from "./phrasing";
+import type { Draw } from "./scenarios/draw";
+import type { ArgValue, ToolSpec } from "./types";
 
 const STRINGS = ["Alpha", "Bravo", "north gate", "Kai", "Unit 7", "blue", "Main Hall"];
 

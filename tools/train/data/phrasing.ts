@@ -1,5 +1,5 @@
-import type { Prng } from "./prng.ts";
-import type { Lang, Split } from "./types.ts";
+import type { Prng } from "./prng";
+import type { Lang, Split } from "./types";
 
 /**
  * Phrasing helpers shared by every generator: template choice with held-out reservations,

@@ -8,8 +8,8 @@ import {
   NULL_MARKER,
   normalizeTools,
   systemPrefix,
-} from "../../../packages/core/src/index.ts";
-import type { ArgValue, Example, PromptFormat, TargetCall, ToolSpec } from "./types.ts";
+} from "../../../packages/core/src/index";
+import type { ArgValue, Example, PromptFormat, TargetCall, ToolSpec } from "./types";
 
 /** One head branch as text: its tag, the value (null: not given) and the stop marker. */
 export interface HeadText {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ScenarioFile } from "./types.ts";
+import type { ScenarioFile } from "./types";
 
 /** A scenario file that is not valid JSON or lacks the fields the generator needs. */
 export class ScenarioFileError extends Error {

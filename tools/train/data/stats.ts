@@ -1,4 +1,4 @@
-import type { DatasetGroup } from "./export.ts";
+import type { DatasetGroup } from "./export";
 
 /** Counts and average token lengths of one exported split. */
 export interface SplitStats {

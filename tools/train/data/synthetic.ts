@@ -1,8 +1,8 @@
-import { NOUNS, PARAM_IDEAS, type ParamIdea, VERBS, type Word } from "./lexicon.ts";
-import type { Phrasing } from "./phrasing.ts";
-import type { Prng } from "./prng.ts";
-import type { Draw } from "./scenarios/draw.ts";
-import type { ArgValue, ParamSchema, ToolSpec } from "./types.ts";
+import { NOUNS, PARAM_IDEAS, type ParamIdea, VERBS, type Word } from "./lexicon";
+import type { Phrasing } from "./phrasing";
+import type { Prng } from "./prng";
+import type { Draw } from "./scenarios/draw";
+import type { ArgValue, ParamSchema, ToolSpec } from "./types";
 
 /** A synthetic tool with the words a user would say for it and its parameters. */
 export interface SyntheticTool {

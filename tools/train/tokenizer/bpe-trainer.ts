@@ -1,6 +1,6 @@
-import { BYTE_TO_CHAR, toByteLevel } from "./byte-level.ts";
-import { preTokenize } from "./pretokenize.ts";
-import { splitOnSpecialTokens } from "./special-tokens.ts";
+import { BYTE_TO_CHAR, toByteLevel } from "./byte-level";
+import { preTokenize } from "./pretokenize";
+import { splitOnSpecialTokens } from "./special-tokens";
 
 /** A trained byte-level BPE: token strings in id order and merges in rank order. */
 export interface BpeModel {

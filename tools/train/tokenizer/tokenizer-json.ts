@@ -1,6 +1,6 @@
-import type { BpeModel } from "./bpe-trainer.ts";
-import { SPLIT_PATTERN } from "./pretokenize.ts";
-import { SPECIAL_TOKENS } from "./special-tokens.ts";
+import type { BpeModel } from "./bpe-trainer";
+import { SPLIT_PATTERN } from "./pretokenize";
+import { SPECIAL_TOKENS } from "./special-tokens";
 
 const BYTE_LEVEL = { type: "ByteLevel", add_prefix_space: false, trim_offsets: false, use_regex: false };
 

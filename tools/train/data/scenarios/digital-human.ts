@@ -1,6 +1,6 @@
-import type { Phrasing } from "../phrasing.ts";
-import type { TargetCall } from "../types.ts";
-import { type Draw, placeEnvironment } from "./draw.ts";
+import type { Phrasing } from "../phrasing";
+import type { TargetCall } from "../types";
+import { type Draw, placeEnvironment } from "./draw";
 
 const EMOTION: Record<string, { en: string[]; zh: string[] }> = {
   happy: {

@@ -1,5 +1,5 @@
-import type { Phrasing } from "../phrasing.ts";
-import type { TargetCall } from "../types.ts";
+import type { Phrasing } from "../phrasing";
+import type { TargetCall } from "../types";
 
 /** One generated request for a known scenario: everything but the tool set and system. */
 export interface Draw {

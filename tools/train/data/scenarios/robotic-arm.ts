@@ -1,5 +1,5 @@
-import type { Phrasing } from "../phrasing.ts";
-import { type Draw, num, placeEnvironment } from "./draw.ts";
+import type { Phrasing } from "../phrasing";
+import { type Draw, num, placeEnvironment } from "./draw";
 
 const PARTS_EN = [
   "red gear",
