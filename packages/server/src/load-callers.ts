@@ -13,6 +13,8 @@ import type { LoadedModel, PromptFormat } from "./model-host";
 export interface LoadCallersOptions {
   provider?: "cpu" | "cuda" | "auto";
   threads?: number;
+  /** Prompt-lookup drafts per head and pass; default the model's (`defaultDraftTokens` in core). */
+  draftTokens?: number;
   /** Quantize float weights on load; default "none" (AWQ checkpoints load as they are). */
   quant?: "none" | "int8" | "int4";
   /** Keep the built graph in the on-disk cache; default true. */
@@ -66,7 +68,13 @@ export async function loadCallers(dir: string, options: LoadCallersOptions = {})
       () =>
         new RealtimeCaller(
           { runtime, tokenizer: model.tokenizer },
-          { format, prefixCacheBytes: cacheBytes, prefixCache, cacheSystemTurn: true },
+          {
+            format,
+            prefixCacheBytes: cacheBytes,
+            prefixCache,
+            cacheSystemTurn: true,
+            draftTokens: options.draftTokens,
+          },
         ),
       lanes,
       prefixCache ? () => prefixCache.stats() : undefined,

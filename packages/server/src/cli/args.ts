@@ -26,6 +26,8 @@ export interface ServeArgs {
   port: number;
   host: string;
   threads?: number;
+  /** Prompt-lookup drafts per head and pass; default the model's (`defaultDraftTokens`). */
+  draftTokens?: number;
   format: PromptFormat;
   cors: string[];
   apiKey?: string;
@@ -70,6 +72,8 @@ Options:
   --port N                 port; default 8899 (0 picks a free one)
   --host [ADDR]            interface to bind; default 127.0.0.1; --host alone binds 0.0.0.0
   --threads N              ONNX Runtime intra-op threads; default the physical cores
+  --draft-tokens N         tokens each head may draft per pass from the prompt (0: off); default 4 for
+                           models up to 50M parameters, 0 above
   --format v1|v2           prompt format of /v1/function_call and /v1/chat/completions; default v1
   --cors ORIGIN            allow this browser origin (repeatable; "*" allows any, never with credentials)
   --api-key KEY            require "Authorization: Bearer KEY" on all but /health (or set RTOOL_API_KEY)
@@ -192,6 +196,7 @@ export function parseCliArgs(argv: readonly string[], env: Record<string, string
     port: integer("--port", values.port, 0, 65535) ?? 8899,
     host: values.host ?? "127.0.0.1",
     threads: integer("--threads", values.threads, 1, 1024),
+    draftTokens: integer("--draft-tokens", values["draft-tokens"], 0, 64),
     format: oneOf("--format", values.format ?? "v1", ["v1", "v2"] as const),
     cors: values.cors ?? [],
     apiKey,
@@ -213,6 +218,7 @@ function parse(args: string[]) {
       port: { type: "string" },
       host: { type: "string" },
       threads: { type: "string" },
+      "draft-tokens": { type: "string" },
       format: { type: "string" },
       cors: { type: "string", multiple: true },
       "api-key": { type: "string" },

@@ -155,6 +155,7 @@ function loadLocal(dir: string, args: ServeArgs, progress: ReturnType<typeof loa
   return loadCallers(dir, {
     provider: args.provider,
     threads: args.threads,
+    draftTokens: args.draftTokens,
     quant: args.quant,
     lanes: args.concurrency,
     onProgress: (p) => progress.update(p),
