@@ -311,6 +311,7 @@ async function measureShape(
     roofline_ratio: rooflineByMin,
     step_8heads_vs_1: stepMs[8].minMs / stepMs[1].minMs,
     warm_vs_cold: warmVsCold.ratio.min,
+    warm_vs_cold_next_frame: warmVsCold.nextFrame.ratio.min,
   };
   return {
     multihead_vs_sequential: geomean(ratios.map((r) => r.median)),
@@ -318,12 +319,17 @@ async function measureShape(
     roofline_ratio: roofline,
     step_8heads_vs_1: stepMs[8].medianMs / stepMs[1].medianMs,
     warm_vs_cold: warmVsCold.ratio.median,
+    warm_vs_cold_next_frame: warmVsCold.nextFrame.ratio.median,
     byMinimum: byMin,
     details: { stepMs, warmVsCold, scenarios: perScenario, tokenizerVocab: tokenizer.size, plan },
   };
 }
 
-/** Cold call (empty prefix cache) ÷ call with system + tools cached, on the tower-defense prompt. */
+/**
+ * Cold call (empty prefix cache) ÷ call with system + tools cached, on the tower-defense prompt;
+ * and ÷ the call a game loop makes next frame: the previous frame's call (same history and
+ * environment lines, another command) cached, so only the new command is prefilled.
+ */
 async function measureWarmVsCold(
   runtime: TeacherForcedRuntime,
   tokenizer: RtoolTokenizer,
@@ -347,6 +353,22 @@ async function measureWarmVsCold(
     const result = await rt.call(request);
     cachedPrefixTokens = result.timings.cachedPrefixTokens;
   };
+  // the previous frame: the same lines before the command, another command
+  const previous = { ...request, query: request.query.replace(/[^\n]*$/, "everyone hold your positions") };
+  const previousIds = tokenizer.encode(buildPrompt("v2", { ...previous, tools: s.specs }));
+  let nextFrameCachedTokens = 0;
+  const nextFrameMs: number[] = [];
+  const nextFrameCall = async () => {
+    rt.clearCache();
+    runtime.expect(previousIds.length, scripts);
+    await rt.call(previous);
+    runtime.expect(promptIds.length, scripts);
+    const t0 = performance.now();
+    const result = await rt.call(request);
+    const ms = performance.now() - t0;
+    nextFrameCachedTokens = result.timings.cachedPrefixTokens;
+    return ms;
+  };
   const warmMs: number[] = [];
   const warmCall = async () => {
     rt.clearCache();
@@ -364,17 +386,27 @@ async function measureWarmVsCold(
       // the system turn (system prompt + tools) prefilled by warmUp, outside the timed call
       warmMs.push(await warmCall());
     },
+    nextFrame: async () => {
+      nextFrameMs.push(await nextFrameCall());
+    },
   });
   // the warm job's own time includes warmUp: take the call's time alone
   const warm = warmMs.slice(plan.warmup);
   const coldSpan = t.cold;
   const warmSpan = { medianMs: median(warm), minMs: Math.min(...warm) };
+  const next = nextFrameMs.slice(plan.warmup);
+  const nextFrameSpan = { medianMs: median(next), minMs: Math.min(...next) };
   return {
     scenario: s.name,
     cold: coldSpan,
     warm: warmSpan,
     ratio: ratioOf(coldSpan, warmSpan),
     cachedPrefixTokens,
+    nextFrame: {
+      ...nextFrameSpan,
+      ratio: ratioOf(coldSpan, nextFrameSpan),
+      cachedPrefixTokens: nextFrameCachedTokens,
+    },
     promptTokens: promptIds.length,
   };
 }
@@ -435,6 +467,7 @@ async function main() {
     "roofline 8": f(r.roofline_ratio["8"]),
     "8 heads/1": f(r.step_8heads_vs_1),
     "warm/cold": f(r.warm_vs_cold),
+    "next frame/cold": f(r.warm_vs_cold_next_frame),
   });
   console.log("by medians:");
   console.table(Object.fromEntries(Object.entries(results).map(([name, r]) => [name, row(r)])));

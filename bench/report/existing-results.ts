@@ -58,6 +58,7 @@ const SUMMARIZERS: Record<
           "end-to-end vs sequential (x, median)": round(tiny.end_to_end_vs_sequential),
           "8 heads / 1 head step time": round(tiny.step_8heads_vs_1),
           "warm vs cold prefix (x, median)": round(tiny.warm_vs_cold),
+          "next frame vs cold (x, median)": round(tiny.warm_vs_cold_next_frame),
         },
       };
     },
