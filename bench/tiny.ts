@@ -24,12 +24,14 @@ for (const scenario of loadScenarios()) {
   for (let i = 0; i < Math.min(3, scenario.examples.length); i++) await client.functionCall(request(i));
   const ms: number[] = [];
   let valid = 0;
+  let passes = 0;
   const started = performance.now();
   for (let i = 0; i < CALLS; i++) {
     const t0 = performance.now();
     const reply = await client.functionCall(request(i));
     ms.push(performance.now() - t0);
     if (reply.valid) valid++;
+    passes += reply.timings?.steps ?? 0;
   }
   const seconds = (performance.now() - started) / 1000;
   rows.push({
@@ -39,6 +41,7 @@ for (const scenario of loadScenarios()) {
     p99_ms: quantile(ms, 0.99),
     calls_per_s: CALLS / seconds,
     valid_replies: valid,
+    passes_per_call: passes / CALLS,
   });
 }
 await server.close();
@@ -56,9 +59,9 @@ const result = {
 mkdirSync(join(root, "bench/results"), { recursive: true });
 writeFileSync(join(root, "bench/results/tiny.json"), `${JSON.stringify(result, null, 2)}\n`);
 console.log(`bench:tiny  ${name}, ${CALLS} warm calls per scenario, one client`);
-console.log("scenario            median ms   p99 ms   calls/s   valid");
+console.log("scenario            median ms   p99 ms   calls/s   valid   passes");
 for (const r of rows) {
   console.log(
-    `${String(r.scenario).padEnd(18)}  ${(r.median_ms as number).toFixed(1).padStart(9)}  ${(r.p99_ms as number).toFixed(1).padStart(7)}  ${(r.calls_per_s as number).toFixed(1).padStart(8)}  ${String(r.valid_replies).padStart(6)}`,
+    `${String(r.scenario).padEnd(18)}  ${(r.median_ms as number).toFixed(1).padStart(9)}  ${(r.p99_ms as number).toFixed(1).padStart(7)}  ${(r.calls_per_s as number).toFixed(1).padStart(8)}  ${String(r.valid_replies).padStart(6)}  ${(r.passes_per_call as number).toFixed(2).padStart(7)}`,
   );
 }
