@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `bun run train:tiny`: rt-tiny's three training phases end to end from the seed, then the export
-# of packages/model-rt-tiny/model with its card (about 4.5 hours on the 2-core machine; every phase
+# `bun run train:tiny`: rt-tiny's four training phases end to end from the seed, then the export
+# of packages/model-rt-tiny/model with its card (about 6.3 hours on the 2-core machine; every phase
 # is time-budgeted, so on other hardware or load the step counts differ). See tools/train/phases.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,7 +17,11 @@ rm -rf "$out/run-focus" && cp -r "$out/run" "$out/run-focus"
 # Phase 3: the same subset again, from phase 2's exported weights with a fresh optimizer.
 "$py" tools/train/train_tiny.py --data "$out/focus" --out "$out/run-phase3" --init "$out/phase2-model" \
   --minutes 110 --steps 100000 --lr 6e-4 --warmup 30 --threads 2 --eval-every 0
-"$py" tools/train/export_tiny.py --run "$out/run-phase3" --data "$out/focus" --history tools/train/phases.md --per-group 3
+"$py" tools/train/export_tiny.py --run "$out/run-phase3" --data "$out/focus" --dest "$out/phase3-model" --per-group 3
+# Phase 4: once more from phase 3's exported weights, a lower peak learning rate.
+"$py" tools/train/train_tiny.py --data "$out/focus" --out "$out/run-phase4" --init "$out/phase3-model" \
+  --minutes 105 --steps 100000 --lr 4e-4 --warmup 30 --threads 2 --eval-every 0
+"$py" tools/train/export_tiny.py --run "$out/run-phase4" --data "$out/focus" --history tools/train/phases.md --per-group 3
 bun tools/train/eval-tiny.ts --json "$out/ts-eval.json"
-"$py" tools/train/export_tiny.py --run "$out/run-phase3" --data "$out/focus" --history tools/train/phases.md \
+"$py" tools/train/export_tiny.py --run "$out/run-phase4" --data "$out/focus" --history tools/train/phases.md \
   --ts-eval "$out/ts-eval.json" --card-only

@@ -57,14 +57,20 @@ describe.if(embeddedModelPresent())("with the embedded rt-tiny model", () => {
     LOADED_MACHINE_MS,
   );
 
-  test.skip("arm pick-and-place: rt-tiny fails step 1 (go to the gear): moves to (500,10,60), not the gear at (300,150,50)", () =>
+  test.skip("arm pick-and-place: rt-tiny fails step 1 (go to the gear): moves to (500,150,60), not the gear at (300,150,50)", () =>
     completes(armPickAndPlace));
 
-  test.skip("avatar greeting: rt-tiny fails step 3 (look at camera): looks right instead of at the camera", () =>
-    completes(avatarGreeting));
+  test(
+    "avatar greeting: greet, wave, look at the camera, idle",
+    () => completes(avatarGreeting),
+    LOADED_MACHINE_MS,
+  );
 
-  test.skip('tower defense orders: rt-tiny fails step 1 (skill): names the operator "Shirayuki", refused as unknown_operator', () =>
-    completes(towerDefenseOrders));
+  test(
+    "tower defense orders: skill, move, stance, retreat",
+    () => completes(towerDefenseOrders),
+    LOADED_MACHINE_MS,
+  );
 
   test(
     "arena fires when aligned: the model ship fires at the player and hits it",
