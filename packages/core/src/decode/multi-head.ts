@@ -338,25 +338,22 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
       positions.push(input.past.length + i);
       maskRows.push({ visiblePrefix: kv.length + i, ownColumns: [] });
     }
+    /** Appends one token of branch `b` after its own tokens; `withLogits` asks for its row. */
+    const feedToken = (b: Branch, token: number, withLogits: boolean) => {
+      if (withLogits) logitRows.push(tokenIds.length);
+      maskRows.push({ visiblePrefix: promptLength, ownColumns: b.columns.slice() });
+      b.columns.push(kv.length + tokenIds.length);
+      positions.push(promptLength + b.columns.length - 1);
+      tokenIds.push(token);
+    };
     for (const b of branches) {
       if (!b.live || b.feed.length === 0) continue;
       const draft = draftFor(b);
       const fed: Fed = { branch: b, firstRow: logitRows.length, draft, draftColumn: 0, restarts: b.restarts };
-      b.feed.forEach((token, i) => {
-        if (i === b.feed.length - 1) logitRows.push(tokenIds.length);
-        maskRows.push({ visiblePrefix: promptLength, ownColumns: b.columns.slice() });
-        b.columns.push(kv.length + tokenIds.length);
-        positions.push(promptLength + b.columns.length - 1);
-        tokenIds.push(token);
-      });
+      // logits only after the last fed token (a tag's earlier tokens need none)
+      for (let i = 0; i < b.feed.length; i++) feedToken(b, b.feed[i], i === b.feed.length - 1);
       fed.draftColumn = b.columns.length;
-      for (const token of draft) {
-        logitRows.push(tokenIds.length);
-        maskRows.push({ visiblePrefix: promptLength, ownColumns: b.columns.slice() });
-        b.columns.push(kv.length + tokenIds.length);
-        positions.push(promptLength + b.columns.length - 1);
-        tokenIds.push(token);
-      }
+      for (const token of draft) feedToken(b, token, true);
       drafts.fed += draft.length;
       b.feed = [];
       fedBranches.push(fed);

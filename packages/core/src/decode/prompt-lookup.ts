@@ -1,3 +1,6 @@
+import { qwenTensorShapes } from "../graph/random-weights";
+import type { QwenConfig } from "../model/types";
+
 /**
  * Drafts for prompt-lookup decoding. Argument values are mostly copied from the prompt (names
  * from the environment, numbers and speech from the query), so the tokens that followed the
@@ -56,13 +59,8 @@ export const DRAFT_DEFAULT_MAX_PARAMS = 50e6;
  * {@link DRAFT_DEFAULT_MAX_PARAMS} parameters, where each extra row costs real matmul work (fp32
  * 0.5B on two cores: 8 rows ~1.4x one row; 4-bit weights are compute-bound per row).
  */
-export function defaultDraftTokens(config: {
-  vocabSize: number;
-  hiddenSize: number;
-  intermediateSize: number;
-  numLayers: number;
-}): number {
-  const { vocabSize, hiddenSize: h, intermediateSize: ff, numLayers } = config;
-  const params = vocabSize * h + numLayers * (4 * h * h + 3 * h * ff);
+export function defaultDraftTokens(config: QwenConfig): number {
+  let params = 0;
+  for (const shape of qwenTensorShapes(config).values()) params += shape.reduce((n, d) => n * d, 1);
   return params <= DRAFT_DEFAULT_MAX_PARAMS ? 4 : 0;
 }

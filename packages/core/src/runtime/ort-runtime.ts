@@ -10,12 +10,19 @@ import { RuntimeDisposedError, StepInputError } from "./errors";
 import { causalMask, emptyKvState, kvStateBytes, sliceKvState } from "./kv";
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "./types";
 
-function toInt64(values: ArrayLike<number>, field: string): BigInt64Array {
+/** Non-negative integers below `limit`, as int64; `outside` words the error for one at or past it. */
+function toInt64(
+  values: ArrayLike<number>,
+  field: string,
+  limit: number,
+  outside: (value: number) => string,
+): BigInt64Array {
   const out = new BigInt64Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!Number.isInteger(v) || v < 0)
       throw new StepInputError(field, `entry ${i} is ${v}, expected a non-negative integer`);
+    if (v >= limit) throw new StepInputError(field, outside(v));
     out[i] = BigInt(v);
   }
   return out;
@@ -50,32 +57,29 @@ export class OrtDecoderRuntime implements DecoderRuntime {
     if (input.positions.length !== q) {
       throw new StepInputError("positions", `has ${input.positions.length} entries for ${q} tokens`);
     }
-    const ids = toInt64(input.tokenIds, "tokenIds");
-    for (let i = 0; i < q; i++) {
-      if (ids[i] >= BigInt(vocabSize))
-        throw new StepInputError("tokenIds", `id ${ids[i]} outside the vocabulary (${vocabSize})`);
-    }
+    const ids = toInt64(
+      input.tokenIds,
+      "tokenIds",
+      vocabSize,
+      (id) => `id ${id} outside the vocabulary (${vocabSize})`,
+    );
     const mask = input.attentionMask ?? causalMask(q, past.length);
     if (mask.length !== q * total) {
       throw new StepInputError("attentionMask", `has ${mask.length} entries, expected ${q} x ${total}`);
     }
-    const rows = toInt64(input.logitRows ?? [q - 1], "logitRows");
-    for (const r of rows)
-      if (r >= BigInt(q)) throw new StepInputError("logitRows", `row ${r} outside [0, ${q})`);
+    const rows = toInt64(input.logitRows ?? [q - 1], "logitRows", q, (r) => `row ${r} outside [0, ${q})`);
     if (past.keys.length !== numLayers || past.values.length !== numLayers) {
       throw new StepInputError("past", `has ${past.keys.length} layers, the model has ${numLayers}`);
     }
 
-    const positions = toInt64(input.positions, "positions");
-    const maxPositions = BigInt(this.config.maxPositionEmbeddings);
-    for (let i = 0; i < q; i++) {
-      // the graph's RoPE tables end there
-      if (positions[i] >= maxPositions)
-        throw new StepInputError(
-          "positions",
-          `position ${positions[i]} is beyond the model's context (${maxPositions} positions)`,
-        );
-    }
+    // the graph's RoPE tables end at the model's context
+    const maxPositions = this.config.maxPositionEmbeddings;
+    const positions = toInt64(
+      input.positions,
+      "positions",
+      maxPositions,
+      (p) => `position ${p} is beyond the model's context (${maxPositions} positions)`,
+    );
     const feeds: Record<string, ort.Tensor> = {
       [QWEN_IO.inputIds]: new ort.Tensor("int64", ids, [1, q]),
       [QWEN_IO.positionIds]: new ort.Tensor("int64", positions, [1, q]),
