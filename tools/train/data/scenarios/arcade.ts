@@ -15,6 +15,12 @@ const DIR_ZH: Record<string, string[]> = {
   right: ["右", "向右"],
 };
 
+/** An integer in [lo, hi]: half the time a multiple of 10, else any (worlds report both). */
+export function anyOrRound(ph: Phrasing, lo: number, hi: number): number {
+  const r = ph.rng;
+  return r.chance(0.5) ? r.int(Math.ceil(lo / 10), Math.floor(hi / 10)) * 10 : r.int(lo, hi);
+}
+
 /**
  * Neon Arena enemy ship. Rule the targets follow, kept to one comparison so a tiny model can
  * learn it: aligned on an axis with the gun cool (`cd=0`): fire toward the player along it;
@@ -24,7 +30,7 @@ const DIR_ZH: Record<string, string[]> = {
 export function drawNeonShip(ph: Phrasing): Draw {
   const r = ph.rng;
   const en = ph.lang === "en";
-  const pos = [r.int(1, 89) * 10 + (r.chance(0.3) ? r.int(-5, 5) : 0), r.int(1, 59) * 10];
+  const pos = [anyOrRound(ph, 10, 890), anyOrRound(ph, 10, 590)];
   const alignCase = r.int(0, 2);
   const player = [r.int(2, 88) * 10 + r.int(-9, 9), r.int(2, 58) * 10 + r.int(-9, 9)];
   if (alignCase === 0) player[1] = pos[1]! + r.int(-15, 15);
@@ -119,13 +125,16 @@ export function drawPong(ph: Phrasing): Draw {
   const r = ph.rng;
   const en = ph.lang === "en";
   const height = r.pick([600, 600, 480, 400]);
-  const paddle = r.int(3, height / 10 - 3) * 10;
-  let ball = r.int(1, height / 10 - 1) * 10;
-  if (r.chance(0.2)) ball = paddle + r.int(-15, 15);
-  else if (Math.abs(ball - paddle) < 50) ball = paddle + (ball >= paddle ? 60 : -60);
+  // Worlds report any pixel, not only round ones: half the values are arbitrary integers, so a
+  // last digit never tells the direction (with round-only balls the model learned "stay" for
+  // every ball not ending in 0).
+  const paddle = anyOrRound(ph, 30, height - 30);
+  let ball = anyOrRound(ph, 5, height - 5);
+  if (r.chance(0.2)) ball = paddle + r.int(-20, 20);
+  else if (r.chance(0.2)) ball = paddle + r.pick([-1, 1]) * r.int(21, 60);
   ball = Math.max(5, Math.min(height - 5, ball));
   const env = [
-    `ball=${r.int(10, 79) * 10},${ball}`,
+    `ball=${anyOrRound(ph, 100, 790)},${ball}`,
     `vel=${r.pick([-1, 1]) * r.int(2, 9)},${r.int(-6, 6)}`,
     `paddle_y=${paddle}`,
     `height=${height}`,
@@ -174,9 +183,9 @@ export function drawFlappy(ph: Phrasing): Draw {
   const r = ph.rng;
   const en = ph.lang === "en";
   const env = [
-    `bird_y=${r.int(5, 55) * 10}`,
-    `gap_y=${r.int(10, 50) * 10}`,
-    `next_pipe_x=${r.int(2, 40) * 10}`,
+    `bird_y=${anyOrRound(ph, 50, 550)}`,
+    `gap_y=${anyOrRound(ph, 100, 500)}`,
+    `next_pipe_x=${anyOrRound(ph, 20, 400)}`,
   ];
   const flap = r.chance(0.55);
   const t = flap
