@@ -1,19 +1,23 @@
 /**
- * The one test command: runs `bun test` in every workspace package that has tests, one package
- * at a time so fixtures resolve relative to the package, streams the output, and closes with the
+ * The one test command: runs `bun test` in every workspace package that has tests (and in
+ * tools/train), one package at a time so fixtures resolve relative to the package, streams the output, and closes with the
  * line CI reads: "N passed, N failed".
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const workspaces = ["packages", "apps"].flatMap((group) => {
-  const dir = join(root, group);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .map((name) => join(dir, name))
-    .filter((p) => existsSync(join(p, "package.json")));
-});
+const workspaces = [
+  ...["packages", "apps"].flatMap((group) => {
+    const dir = join(root, group);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .map((name) => join(dir, name))
+      .filter((p) => existsSync(join(p, "package.json")));
+  }),
+  // the rt-tiny data generator and its hand-written eval set: no package, but tested the same way
+  join(root, "tools", "train"),
+];
 
 function hasTests(dir: string): boolean {
   const walk = (d: string): boolean =>

@@ -1,9 +1,10 @@
 /**
- * Tests of the rt-tiny data generator, tokenizer trainer and export. Not part of the root
- * test run (tools/ is no workspace package): run with `bun test tools/train`.
+ * Tests of the rt-tiny data generator, tokenizer trainer, export and hand-written eval set. No
+ * workspace package holds them; `bun run test` runs this folder too (scripts/test.ts).
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { RtoolTokenizer } from "../../packages/core/src/tokenizer/index";
 import { exportGroup, IdCache } from "./data/export";
 import { exampleGroups, generateGroups, SCENARIO_DRAWERS } from "./data/generate";
@@ -46,6 +47,31 @@ describe("scenarios", () => {
   test("the reference examples are never generated as training queries", () => {
     const refs = new Set(scenarios.flatMap((s) => s.examples.map((e) => e.query.toLowerCase())));
     for (const g of train) for (const ex of g.items) expect(refs.has(ex.query.toLowerCase())).toBe(false);
+  });
+
+  test("the hand-written fresh phrasings name real tools, parameters and enum values, and are never generated", () => {
+    const dir = join(import.meta.dir, "fresh-phrasings");
+    const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+    expect(files.length).toBe(scenarios.length);
+    const request = (ex: { query: string; environment?: string[] }) =>
+      `${ex.query.toLowerCase()}\n${(ex.environment ?? []).join("\n")}`;
+    const generated = new Set(train.flatMap((g) => g.items.map(request)));
+    for (const file of files) {
+      const scenario = scenarios.find((s) => s.id === file.replace(/\.json$/, ""));
+      expect(scenario).toBeDefined();
+      const { examples } = JSON.parse(readFileSync(join(dir, file), "utf8"));
+      expect(examples.length).toBeGreaterThanOrEqual(8);
+      for (const ex of examples) {
+        expect(generated.has(request(ex))).toBe(false);
+        const tool = scenario!.tools.find((t) => t.function.name === ex.expected.function);
+        expect(tool).toBeDefined();
+        for (const [key, value] of Object.entries(ex.expected.args)) {
+          const schema = tool!.function.parameters.properties[key];
+          expect(schema).toBeDefined();
+          if (schema!.enum) expect(schema!.enum).toContain(value as string);
+        }
+      }
+    }
   });
 
   test("the same seed gives the same corpus", () => {
