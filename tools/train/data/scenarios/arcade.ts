@@ -130,8 +130,11 @@ export function drawPong(ph: Phrasing): Draw {
   // every ball not ending in 0).
   const paddle = anyOrRound(ph, 30, height - 30);
   let ball = anyOrRound(ph, 5, height - 5);
-  if (r.chance(0.2)) ball = paddle + r.int(-20, 20);
-  else if (r.chance(0.2)) ball = paddle + r.pick([-1, 1]) * r.int(21, 60);
+  // A fifth of the balls within the "stay" band, a sixth just outside it (21-60 px away).
+  const inBand = r.chance(0.2);
+  const nearBand = !inBand && r.chance(0.2);
+  if (inBand) ball = paddle + r.int(-20, 20);
+  else if (nearBand) ball = paddle + r.pick([-1, 1]) * r.int(21, 60);
   ball = Math.max(5, Math.min(height - 5, ball));
   const env = [
     `ball=${anyOrRound(ph, 100, 790)},${ball}`,
