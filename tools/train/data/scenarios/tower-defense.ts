@@ -216,7 +216,9 @@ export function drawTowerDefense(ph: Phrasing): Draw {
       NAMES_EN.filter((n) => !names.includes(n)),
       r.int(1, 3),
     );
-    env.push(`Bench: ${benched.map((n) => `${n}(HP${r.chance(0.5) ? r.int(1, 10) * 10 : r.int(1, 100)}%)`).join(" ")}`);
+    env.push(
+      `Bench: ${benched.map((n) => `${n}(HP${r.chance(0.5) ? r.int(1, 10) * 10 : r.int(1, 100)}%)`).join(" ")}`,
+    );
   }
   if (r.chance(0.4)) {
     const p = r.pick(positions);
