@@ -41,6 +41,16 @@ def ts_section(ts_eval: dict | None) -> str:
         + "\n\n"
         + format_ts_table("Scenario examples (`shared/scenarios/*.json`, v1 and v2)", ts_eval["examples"])
         + "\n\n"
+        + (
+            format_ts_table(
+                "Fresh phrasings (`tools/train/fresh-phrasings/`: hand-written, wordings and values the generator "
+                "does not produce)",
+                ts_eval["fresh"],
+            )
+            + "\n\n"
+            if ts_eval.get("fresh", {}).get("overall", {}).get("n")
+            else ""
+        )
     )
 
 
