@@ -106,10 +106,11 @@ export function normalizeTool(definition: ToolDefinition): FunctionTool {
       );
     }
   }
+  // The OpenAI key order (name, description, parameters), the order models read tools in.
   const tool: FunctionDefinition = {
     name,
+    ...(fn.description !== undefined ? { description: fn.description } : {}),
     parameters: { type: "object", properties: { ...parameters.properties }, required },
   };
-  if (fn.description !== undefined) tool.description = fn.description;
   return { type: "function", function: tool };
 }

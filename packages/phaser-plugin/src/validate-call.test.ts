@@ -87,6 +87,18 @@ describe("normalizeTool", () => {
     });
   });
 
+  test("writes name, description, parameters in that order (the JSON the server shows the model)", () => {
+    const tool = normalizeTool({
+      parameters: { type: "object", properties: {} },
+      description: "Flap.",
+      name: "flap",
+    });
+    expect(JSON.stringify(tool)).toBe(
+      '{"type":"function","function":{"name":"flap","description":"Flap.",' +
+        '"parameters":{"type":"object","properties":{},"required":[]}}}',
+    );
+  });
+
   test("keeps an OpenAI-style tool and its property order", () => {
     const tool = normalizeTool({
       type: "function",

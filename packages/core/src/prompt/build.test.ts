@@ -42,6 +42,43 @@ describe("tool rendering", () => {
     expect(renderToolJson(normalizeTools([fire])[0]!)).toBe(renderToolJson(fire));
   });
 
+  test("the fields every tool has are written in the OpenAI order, whatever order they came in", () => {
+    const shuffled = {
+      function: {
+        parameters: {
+          required: ["direction"],
+          properties: { direction: { enum: ["up", "down"], type: "string" } },
+          type: "object",
+        },
+        description: "Shoot.",
+        name: "fire",
+      },
+      type: "function",
+    };
+    expect(renderToolJson(shuffled)).toBe(renderToolJson(fire));
+    expect(renderToolJson(normalizeTools([shuffled])[0]!)).toBe(renderToolJson(fire));
+  });
+
+  test("other fields follow the known ones as given, and the argument order is kept", () => {
+    const tool = {
+      type: "function",
+      function: {
+        strict: true,
+        parameters: {
+          additionalProperties: false,
+          type: "object",
+          properties: { b: { minimum: 0, type: "integer" }, a: { type: "string" } },
+        },
+        name: "t",
+      },
+    };
+    expect(renderToolJson(tool)).toBe(
+      '{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": ' +
+        '{"b": {"type": "integer", "minimum": 0}, "a": {"type": "string"}}, "additionalProperties": false}, ' +
+        '"strict": true}}',
+    );
+  });
+
   test("the bare form is wrapped as an OpenAI function tool", () => {
     expect(renderToolJson({ name: "pass" })).toBe('{"type": "function", "function": {"name": "pass"}}');
   });
