@@ -138,9 +138,10 @@ function makeTool(r: Prng, verb: Word, noun: Word): SyntheticTool {
 }
 
 /**
- * The tool JSON in one of the shapes clients send: key order, `required` first or last or
- * absent when empty, `additionalProperties: false`, `strict`. The prompt renders whatever
- * shape it gets, so the model must not depend on one.
+ * The tool JSON in one of the shapes clients send: `required` first or last or absent when
+ * empty, `additionalProperties: false`, `strict`. The prompt writes the known keys in one order
+ * (so `required` first renders as last) and everything else as it gets it, so the model must not
+ * depend on one shape.
  */
 function toolSpecVariant(
   r: Prng,
