@@ -2,8 +2,12 @@
  * `bun run data:tiny`: generates the rt-tiny corpus, trains its byte-level BPE tokenizer and
  * writes the pre-tokenised datasets for the Python trainer, all from one seed.
  *
- *   bun tools/train/build-data.ts [--scenarios DIR] [--out DIR] [--seed N] [--scale F]
- *                                 [--tokenizer FILE | --train-tokenizer [--vocab N]]
+ *   bun tools/train/build-data.ts [--scenarios DIR] [--out DIR] [--seed N] [--train-seed N]
+ *                                 [--scale F] [--tokenizer FILE | --train-tokenizer [--vocab N]]
+ *
+ * `--train-seed` (default: `--seed`) draws a fresh training corpus while the held-out split
+ * stays the one `--seed` gives, so a later training phase sees new examples and its accuracy is
+ * still measured on the same requests (less any the new corpus happens to contain).
  *
  * The tokenizer is the committed `tokenizer/rt-tiny-tokenizer.json` (trained by this script
  * with `--train-tokenizer --seed 1` on the v4 corpus), so token ids stay stable while the
@@ -36,6 +40,7 @@ const log = (msg: string) => console.log(`[${((performance.now() - started) / 10
 const scenarioDir = option("scenarios", defaultScenarioDir());
 const outDir = option("out", join(import.meta.dir, "out"));
 const seed = Number(option("seed", "1"));
+const trainSeed = Number(option("train-seed", String(seed)));
 const scale = Number(option("scale", "1"));
 const vocabTotal = Number(option("vocab", "8192"));
 const COMMITTED_TOKENIZER = join(import.meta.dir, "tokenizer", "rt-tiny-tokenizer.json");
@@ -45,7 +50,7 @@ log(`${scenarios.length} scenarios: ${scenarios.map((s) => s.id).join(", ")}`);
 
 const train = generateGroups(scenarios, {
   split: "train",
-  seed,
+  seed: trainSeed,
   itemsPerScenario: Math.round(8000 * scale),
   syntheticItems: Math.round(40000 * scale),
 });
@@ -121,6 +126,7 @@ const exampleData = await writeSplit("examples", examples, 1, true);
 
 const stats = {
   seed,
+  train_seed: trainSeed,
   scale,
   vocab_size: baseVocab + SPECIAL_TOKENS.length,
   tokenizer_sha256: tokenizerHash,
@@ -150,7 +156,7 @@ for (const f of [
 rmSync(tmp, { recursive: true, force: true });
 writeFileSync(
   join(outDir, "READY"),
-  `${JSON.stringify({ built: new Date().toISOString(), seed, scale, vocab_size: stats.vocab_size, tokenizer_sha256: tokenizerHash, train_items: stats.train.items, heldout_items: stats.heldout.items, example_items: stats.examples.items })}\n`,
+  `${JSON.stringify({ built: new Date().toISOString(), seed, train_seed: trainSeed, scale, vocab_size: stats.vocab_size, tokenizer_sha256: tokenizerHash, train_items: stats.train.items, heldout_items: stats.heldout.items, example_items: stats.examples.items })}\n`,
 );
 console.log(formatStats(stats.train, "train"));
 console.log(formatStats(stats.heldout, "heldout"));
