@@ -4,7 +4,7 @@
  * writes them.
  */
 import { toPythonJson } from "./python-json";
-import { isToolSpec, type ToolInput, type ToolSpec } from "./tools";
+import { isObject, isToolSpec, type ToolInput, type ToolSpec } from "./tools";
 
 /** History entries the reference keeps in the prompt (the most recent ones). */
 export const MAX_HISTORY = 6;
@@ -40,10 +40,6 @@ const FUNCTION_KEYS = ["name", "description", "parameters"];
 const PARAMETERS_KEYS = ["type", "properties", "required"];
 const PROPERTY_KEYS = ["type", "description", "enum"];
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** `value` with `first` keys (those present) leading, the rest after in their own order. */
 function withKeysFirst(value: Record<string, unknown>, first: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -54,14 +50,14 @@ function withKeysFirst(value: Record<string, unknown>, first: readonly string[])
 
 function canonicalTool(tool: object): Record<string, unknown> {
   const out = withKeysFirst(tool as Record<string, unknown>, TOOL_KEYS);
-  if (!isPlainObject(out.function)) return out;
+  if (!isObject(out.function)) return out;
   const fn = withKeysFirst(out.function, FUNCTION_KEYS);
-  if (isPlainObject(fn.parameters)) {
+  if (isObject(fn.parameters)) {
     const parameters = withKeysFirst(fn.parameters, PARAMETERS_KEYS);
-    if (isPlainObject(parameters.properties)) {
+    if (isObject(parameters.properties)) {
       const properties: Record<string, unknown> = {};
       for (const [name, schema] of Object.entries(parameters.properties)) {
-        properties[name] = isPlainObject(schema) ? withKeysFirst(schema, PROPERTY_KEYS) : schema;
+        properties[name] = isObject(schema) ? withKeysFirst(schema, PROPERTY_KEYS) : schema;
       }
       parameters.properties = properties;
     }

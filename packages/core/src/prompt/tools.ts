@@ -246,7 +246,8 @@ function checkEnumMatchesType(values: (string | number)[], type: ParameterType, 
   });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
