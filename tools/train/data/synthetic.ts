@@ -31,7 +31,8 @@ function snake(words: string): string {
 export function makeToolSet(r: Prng): SyntheticTool[] {
   const count = r.pick([1, 2, 2, 3, 3, 4, 4, 5, 6]);
   const nouns = r.sample(NOUNS, count);
-  const tools: SyntheticTool[] = nouns.map((noun) => makeTool(r, r.pick(VERBS), noun));
+  const taken = new Set<string>();
+  const tools: SyntheticTool[] = nouns.map((noun) => makeTool(r, r.pick(VERBS), noun, taken));
   if (r.chance(0.25)) {
     const name = r.pick(IDLE_NAMES);
     tools.push({
@@ -56,9 +57,10 @@ export function makeToolSet(r: Prng): SyntheticTool[] {
   return r.shuffle(tools);
 }
 
-function makeTool(r: Prng, verb: Word, noun: Word): SyntheticTool {
+/** `taken`: names already in the set; a coined name can repeat one, and a set must not. */
+function makeTool(r: Prng, verb: Word, noun: Word, taken: Set<string>): SyntheticTool {
   const nameStyle = r.int(0, 9);
-  const name =
+  let name =
     nameStyle < 6
       ? `${verb.en}_${noun.en}`
       : nameStyle < 8
@@ -66,6 +68,9 @@ function makeTool(r: Prng, verb: Word, noun: Word): SyntheticTool {
         : nameStyle < 9
           ? `${verb.en}${noun.en[0]!.toUpperCase()}${noun.en.slice(1)}`
           : coined(r);
+  // Re-drawn only on a clash, so sets without one are drawn exactly as before.
+  while (taken.has(name)) name = coined(r);
+  taken.add(name);
   const nParams = r.pick([0, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6]);
   const ideas = r.sample(PARAM_IDEAS, nParams);
   const properties: Record<string, ParamSchema> = {};
