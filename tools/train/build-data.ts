@@ -3,11 +3,14 @@
  * writes the pre-tokenised datasets for the Python trainer, all from one seed.
  *
  *   bun tools/train/build-data.ts [--scenarios DIR] [--out DIR] [--seed N] [--train-seed N]
- *                                 [--scale F] [--tokenizer FILE | --train-tokenizer [--vocab N]]
+ *                                 [--earlier-train-seeds N,M] [--scale F]
+ *                                 [--tokenizer FILE | --train-tokenizer [--vocab N]]
  *
  * `--train-seed` (default: `--seed`) draws a fresh training corpus while the held-out split
  * stays the one `--seed` gives, so a later training phase sees new examples and its accuracy is
  * still measured on the same requests (less any the new corpus happens to contain).
+ * `--earlier-train-seeds` names the corpora that earlier phases trained on: the weights carry
+ * them, so held-out items they contain are dropped too (regenerated from their seeds, not read).
  *
  * The tokenizer is the committed `tokenizer/rt-tiny-tokenizer.json` (trained by this script
  * with `--train-tokenizer --seed 1` on the v4 corpus), so token ids stay stable while the
@@ -35,12 +38,38 @@ function option(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
 
+const OPTIONS = [
+  "scenarios",
+  "out",
+  "seed",
+  "train-seed",
+  "earlier-train-seeds",
+  "scale",
+  "vocab",
+  "tokenizer",
+  "train-tokenizer",
+];
+// a mistyped flag would otherwise build the default corpus under a name that says otherwise
+for (const arg of process.argv.slice(2)) {
+  if (arg.startsWith("--") && !OPTIONS.includes(arg.slice(2)))
+    throw new Error(`unknown option ${arg}; known: ${OPTIONS.map((o) => `--${o}`).join(" ")}`);
+}
+
 const started = performance.now();
 const log = (msg: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${msg}`);
 const scenarioDir = option("scenarios", defaultScenarioDir());
 const outDir = option("out", join(import.meta.dir, "out"));
 const seed = Number(option("seed", "1"));
 const trainSeed = Number(option("train-seed", String(seed)));
+const earlierTrainSeeds = option("earlier-train-seeds", "")
+  .split(",")
+  .filter((v) => v.trim() !== "")
+  .map(Number);
+if (earlierTrainSeeds.some((v) => !Number.isInteger(v))) {
+  throw new Error(
+    `--earlier-train-seeds takes integers separated by commas, got "${option("earlier-train-seeds", "")}"`,
+  );
+}
 const scale = Number(option("scale", "1"));
 const vocabTotal = Number(option("vocab", "8192"));
 const COMMITTED_TOKENIZER = join(import.meta.dir, "tokenizer", "rt-tiny-tokenizer.json");
@@ -48,12 +77,14 @@ const COMMITTED_TOKENIZER = join(import.meta.dir, "tokenizer", "rt-tiny-tokenize
 const scenarios = loadScenarios(scenarioDir);
 log(`${scenarios.length} scenarios: ${scenarios.map((s) => s.id).join(", ")}`);
 
-const train = generateGroups(scenarios, {
-  split: "train",
-  seed: trainSeed,
-  itemsPerScenario: Math.round(8000 * scale),
-  syntheticItems: Math.round(40000 * scale),
-});
+const trainCorpus = (corpusSeed: number) =>
+  generateGroups(scenarios, {
+    split: "train",
+    seed: corpusSeed,
+    itemsPerScenario: Math.round(8000 * scale),
+    syntheticItems: Math.round(40000 * scale),
+  });
+const train = trainCorpus(trainSeed);
 const heldoutRaw = generateGroups(scenarios, {
   split: "heldout",
   seed: seed + 1000,
@@ -62,7 +93,7 @@ const heldoutRaw = generateGroups(scenarios, {
   minGroup: 16,
   maxGroup: 32,
 });
-const heldout = dropSeen(heldoutRaw, train);
+const heldout = dropSeen(heldoutRaw, [train, ...earlierTrainSeeds.map(trainCorpus)].flat());
 const examples = exampleGroups(scenarios);
 log(
   `generated ${count(train)} train, ${count(heldout)} held-out (${count(heldoutRaw) - count(heldout)} dropped as seen), ${count(examples)} example items`,
@@ -127,6 +158,7 @@ const exampleData = await writeSplit("examples", examples, 1, true);
 const stats = {
   seed,
   train_seed: trainSeed,
+  earlier_train_seeds: earlierTrainSeeds,
   scale,
   vocab_size: baseVocab + SPECIAL_TOKENS.length,
   tokenizer_sha256: tokenizerHash,
