@@ -5,6 +5,7 @@
  *
  *   bun tools/train/eval-tiny.ts [--model DIR] [--requests FILE] [--scenarios DIR] [--quant none|int8]
  *                                [--fresh DIR] [--per-cell N] [--min-exact 0.9] [--json FILE]
+ *                                [--failures FILE]
  *
  * `--fresh` (default tools/train/fresh-phrasings): hand-written requests in phrasings and values the
  * generator does not produce, never trained on; the closest thing here to the issue's held-out set
@@ -216,7 +217,24 @@ function option(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+const OPTIONS = [
+  "model",
+  "requests",
+  "scenarios",
+  "quant",
+  "fresh",
+  "per-cell",
+  "min-exact",
+  "json",
+  "failures",
+];
+
 async function main(): Promise<void> {
+  // a mistyped flag would otherwise evaluate the default split and look like a result
+  for (const arg of process.argv.slice(2)) {
+    if (arg.startsWith("--") && !OPTIONS.includes(arg.slice(2)))
+      throw new Error(`unknown option ${arg}; known: ${OPTIONS.map((o) => `--${o}`).join(" ")}`);
+  }
   const modelDir = option("model") ?? join(import.meta.dir, "..", "..", "packages", "model-rt-tiny", "model");
   const requests = option("requests") ?? join(import.meta.dir, "out", "heldout-requests.jsonl");
   const scenarios = option("scenarios") ?? join(import.meta.dir, "..", "..", "..", "shared", "scenarios");
@@ -256,6 +274,25 @@ async function main(): Promise<void> {
   if (json) {
     const report = { heldout: heldTable, examples: tabulate(examples), fresh: tabulate(fresh) };
     writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  }
+  const failures = option("failures");
+  if (failures) {
+    // every miss, to read what the model gets wrong rather than the first 40 printed above
+    const lines = [...examples, ...fresh, ...held]
+      .filter((r) => !r.v.exact)
+      .map((r) =>
+        JSON.stringify({
+          scenario: r.c.scenario,
+          lang: r.c.lang,
+          format: r.c.format,
+          query: r.c.body.messages.at(-1)?.content,
+          environment: r.c.body.environment,
+          history: r.c.body.history,
+          want: r.c.expected,
+          got: r.got,
+        }),
+      );
+    writeFileSync(failures, lines.length ? `${lines.join("\n")}\n` : "");
   }
   await model.dispose();
   const rate = heldTable.overall.n ? heldTable.overall.exact / heldTable.overall.n : 0;
