@@ -57,7 +57,7 @@ describe.if(embeddedModelPresent())("with the embedded rt-tiny model", () => {
     LOADED_MACHINE_MS,
   );
 
-  test.skip("arm pick-and-place: rt-tiny passes step 1 and fails step 2 (grip): 'Grab it, it's a medium part' gives move_to(500,150,50), not grip", () =>
+  test.skip("arm pick-and-place: rt-tiny passes step 1 and fails step 2 (grip): 'Grab it, it's a medium part' gives move_to(300,150,50), not grip", () =>
     completes(armPickAndPlace));
 
   test(
