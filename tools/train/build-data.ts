@@ -9,8 +9,10 @@
  * `--train-seed` (default: `--seed`) draws a fresh training corpus while the held-out split
  * stays the one `--seed` gives, so a later training phase sees new examples and its accuracy is
  * still measured on the same requests (less any the new corpus happens to contain).
- * `--earlier-train-seeds` names the corpora that earlier phases trained on: the weights carry
- * them, so held-out items they contain are dropped too (regenerated from their seeds, not read).
+ * `--earlier-train-seeds` (default: 1,2,3, the corpora the shipped rt-tiny's phases trained on,
+ * less `--train-seed`) names corpora that the weights already carry: held-out items they contain
+ * are dropped too (regenerated from their seeds, not read), so every build of the split measures the
+ * shipped model on requests it never trained on. Pass an empty value to drop only this corpus's.
  *
  * The tokenizer is the committed `tokenizer/rt-tiny-tokenizer.json` (trained by this script
  * with `--train-tokenizer --seed 1` on the v4 corpus), so token ids stay stable while the
@@ -55,19 +57,30 @@ for (const arg of process.argv.slice(2)) {
     throw new Error(`unknown option ${arg}; known: ${OPTIONS.map((o) => `--${o}`).join(" ")}`);
 }
 
+/** Like `option`, but a flag given with an empty value ("") means empty, not the fallback. */
+function optionOrEmpty(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+}
+
 const started = performance.now();
 const log = (msg: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${msg}`);
 const scenarioDir = option("scenarios", defaultScenarioDir());
 const outDir = option("out", join(import.meta.dir, "out"));
 const seed = Number(option("seed", "1"));
 const trainSeed = Number(option("train-seed", String(seed)));
-const earlierTrainSeeds = option("earlier-train-seeds", "")
+/** The train seeds of the corpora that `train-phases.sh` feeds the shipped model, in phase order. */
+const SHIPPED_TRAIN_SEEDS = [1, 2, 3];
+const earlierTrainSeeds = optionOrEmpty(
+  "earlier-train-seeds",
+  SHIPPED_TRAIN_SEEDS.filter((s) => s !== trainSeed).join(","),
+)
   .split(",")
   .filter((v) => v.trim() !== "")
   .map(Number);
 if (earlierTrainSeeds.some((v) => !Number.isInteger(v))) {
   throw new Error(
-    `--earlier-train-seeds takes integers separated by commas, got "${option("earlier-train-seeds", "")}"`,
+    `--earlier-train-seeds takes integers separated by commas, got "${earlierTrainSeeds.join(",")}"`,
   );
 }
 const scale = Number(option("scale", "1"));

@@ -28,19 +28,20 @@ rm -rf "$out/run-focus" && cp -r "$out/run" "$out/run-focus"
 "$py" tools/train/train_tiny.py --data "$out/focus" --out "$out/run-phase5" --init "$out/phase4-model" \
   --minutes 80 --steps 100000 --lr 3e-4 --warmup 30 --threads 2 --eval-every 0 --seed 5
 "$py" tools/train/export_tiny.py --run "$out/run-phase5" --data "$out/focus" --dest "$out/phase5-model" --per-group 3
-# Phase 6: a fresh training corpus (train seed 2; the same held-out split, less what corpus 1 or 2
-# holds), its focus subset, from phase 5's exported weights.
-bun tools/train/build-data.ts --train-seed 2 --earlier-train-seeds 1 --out "$out/t2"
+# Phase 6: a fresh training corpus (train seed 2; every build's held-out split is seed 1's less what
+# corpora 1, 2 and 3 hold, so all phases are measured on the same requests), its focus subset, from
+# phase 5's exported weights.
+bun tools/train/build-data.ts --train-seed 2 --out "$out/t2"
 "$py" tools/train/focus_data.py --data "$out/t2" --dest "$out/t2/focus"
 "$py" tools/train/train_tiny.py --data "$out/t2/focus" --out "$out/run-phase6" --init "$out/phase5-model" \
   --minutes 80 --steps 100000 --lr 3e-4 --warmup 30 --threads 2 --eval-every 0 --seed 6
 "$py" tools/train/export_tiny.py --run "$out/run-phase6" --data "$out/t2/focus" --dest "$out/phase6-model" --per-group 3
 # Phase 7: another fresh corpus (train seed 3) from phase 6's exported weights; the shipped model.
-bun tools/train/build-data.ts --train-seed 3 --earlier-train-seeds 1,2 --out "$out/t3"
+bun tools/train/build-data.ts --train-seed 3 --out "$out/t3"
 "$py" tools/train/focus_data.py --data "$out/t3" --dest "$out/t3/focus"
 "$py" tools/train/train_tiny.py --data "$out/t3/focus" --out "$out/run-phase7" --init "$out/phase6-model" \
   --minutes 75 --steps 100000 --lr 3e-4 --warmup 30 --threads 2 --eval-every 0 --seed 7
 "$py" tools/train/export_tiny.py --run "$out/run-phase7" --data "$out/t3/focus" --history tools/train/phases.md --per-group 3
-bun tools/train/eval-tiny.ts --requests "$out/t3/heldout-requests.jsonl" --json "$out/ts-eval.json"
+bun tools/train/eval-tiny.ts --json "$out/ts-eval.json"
 "$py" tools/train/export_tiny.py --run "$out/run-phase7" --data "$out/t3/focus" --history tools/train/phases.md \
   --ts-eval "$out/ts-eval.json" --card-only
