@@ -71,16 +71,17 @@ const seed = Number(option("seed", "1"));
 const trainSeed = Number(option("train-seed", String(seed)));
 /** The train seeds of the corpora that `train-phases.sh` feeds the shipped model, in phase order. */
 const SHIPPED_TRAIN_SEEDS = [1, 2, 3];
-const earlierTrainSeeds = optionOrEmpty(
+const earlierTrainSeedsText = optionOrEmpty(
   "earlier-train-seeds",
   SHIPPED_TRAIN_SEEDS.filter((s) => s !== trainSeed).join(","),
-)
+);
+const earlierTrainSeeds = earlierTrainSeedsText
   .split(",")
   .filter((v) => v.trim() !== "")
   .map(Number);
 if (earlierTrainSeeds.some((v) => !Number.isInteger(v))) {
   throw new Error(
-    `--earlier-train-seeds takes integers separated by commas, got "${earlierTrainSeeds.join(",")}"`,
+    `--earlier-train-seeds takes integers separated by commas, got "${earlierTrainSeedsText}"`,
   );
 }
 const scale = Number(option("scale", "1"));
