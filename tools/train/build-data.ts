@@ -25,6 +25,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { refuseUnknownOptions } from "./cli-options";
 import { type DatasetGroup, exportGroup, IdCache } from "./data/export";
 import { type ExampleGroup, exampleGroups, generateGroups } from "./data/generate";
 import { prefixText, promptText, targetHeads } from "./data/prompt-text";
@@ -40,7 +41,7 @@ function option(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
 
-const OPTIONS = [
+refuseUnknownOptions([
   "scenarios",
   "out",
   "seed",
@@ -50,12 +51,7 @@ const OPTIONS = [
   "vocab",
   "tokenizer",
   "train-tokenizer",
-];
-// a mistyped flag would otherwise build the default corpus under a name that says otherwise
-for (const arg of process.argv.slice(2)) {
-  if (arg.startsWith("--") && !OPTIONS.includes(arg.slice(2)))
-    throw new Error(`unknown option ${arg}; known: ${OPTIONS.map((o) => `--${o}`).join(" ")}`);
-}
+]);
 
 /** Like `option`, but a flag given with an empty value ("") means empty, not the fallback. */
 function optionOrEmpty(name: string, fallback: string): string {
@@ -80,9 +76,7 @@ const earlierTrainSeeds = earlierTrainSeedsText
   .filter((v) => v.trim() !== "")
   .map(Number);
 if (earlierTrainSeeds.some((v) => !Number.isInteger(v))) {
-  throw new Error(
-    `--earlier-train-seeds takes integers separated by commas, got "${earlierTrainSeedsText}"`,
-  );
+  throw new Error(`--earlier-train-seeds takes integers separated by commas, got "${earlierTrainSeedsText}"`);
 }
 const scale = Number(option("scale", "1"));
 const vocabTotal = Number(option("vocab", "8192"));

@@ -24,6 +24,7 @@ import {
   type RealtimeCaller,
   type ToolInput,
 } from "../../packages/core/src/index";
+import { refuseUnknownOptions } from "./cli-options";
 
 /** Arguments whose value is free text (issue 12): judged by presence and language, not content. */
 export const FREE_TEXT_PARAMS: Record<string, readonly string[]> = { speak: ["text"] };
@@ -217,24 +218,18 @@ function option(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const OPTIONS = [
-  "model",
-  "requests",
-  "scenarios",
-  "quant",
-  "fresh",
-  "per-cell",
-  "min-exact",
-  "json",
-  "failures",
-];
-
 async function main(): Promise<void> {
-  // a mistyped flag would otherwise evaluate the default split and look like a result
-  for (const arg of process.argv.slice(2)) {
-    if (arg.startsWith("--") && !OPTIONS.includes(arg.slice(2)))
-      throw new Error(`unknown option ${arg}; known: ${OPTIONS.map((o) => `--${o}`).join(" ")}`);
-  }
+  refuseUnknownOptions([
+    "model",
+    "requests",
+    "scenarios",
+    "quant",
+    "fresh",
+    "per-cell",
+    "min-exact",
+    "json",
+    "failures",
+  ]);
   const modelDir = option("model") ?? join(import.meta.dir, "..", "..", "packages", "model-rt-tiny", "model");
   const requests = option("requests") ?? join(import.meta.dir, "out", "heldout-requests.jsonl");
   const scenarios = option("scenarios") ?? join(import.meta.dir, "..", "..", "..", "shared", "scenarios");
@@ -263,7 +258,8 @@ async function main(): Promise<void> {
   console.log(`\n${markdown("scenario examples", tabulate(examples))}`);
   if (fresh.length > 0)
     console.log(`\n${markdown("fresh phrasings (hand-written, never trained on)", tabulate(fresh))}`);
-  for (const r of [...examples, ...fresh, ...held].filter((r) => !r.v.exact).slice(0, 40)) {
+  const misses = [...examples, ...fresh, ...held].filter((r) => !r.v.exact);
+  for (const r of misses.slice(0, 40)) {
     console.log(
       `FAIL ${r.c.scenario}/${r.c.lang}/${r.c.format} ${JSON.stringify(r.c.body.messages.at(-1)?.content)}`,
     );
@@ -278,20 +274,18 @@ async function main(): Promise<void> {
   const failures = option("failures");
   if (failures) {
     // every miss, to read what the model gets wrong rather than the first 40 printed above
-    const lines = [...examples, ...fresh, ...held]
-      .filter((r) => !r.v.exact)
-      .map((r) =>
-        JSON.stringify({
-          scenario: r.c.scenario,
-          lang: r.c.lang,
-          format: r.c.format,
-          query: r.c.body.messages.at(-1)?.content,
-          environment: r.c.body.environment,
-          history: r.c.body.history,
-          want: r.c.expected,
-          got: r.got,
-        }),
-      );
+    const lines = misses.map((r) =>
+      JSON.stringify({
+        scenario: r.c.scenario,
+        lang: r.c.lang,
+        format: r.c.format,
+        query: r.c.body.messages.at(-1)?.content,
+        environment: r.c.body.environment,
+        history: r.c.body.history,
+        want: r.c.expected,
+        got: r.got,
+      }),
+    );
     writeFileSync(failures, lines.length ? `${lines.join("\n")}\n` : "");
   }
   await model.dispose();
