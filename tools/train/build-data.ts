@@ -14,7 +14,7 @@
  * are dropped too (regenerated from their seeds, not read), so every build of the split measures the
  * shipped model on requests it never trained on. Pass an empty value to drop only this corpus's.
  *
- * The tokenizer is the committed `tokenizer/rt-tiny-tokenizer.json` (trained by this script
+ * The tokenizer is the committed `tokenizer/rt-tiny-2-tokenizer.json` (trained by this script
  * with `--train-tokenizer --seed 1` on the v4 corpus), so token ids stay stable while the
  * data evolves; `--train-tokenizer` trains a fresh one on the generated corpus instead.
  *
@@ -80,7 +80,7 @@ if (earlierTrainSeeds.some((v) => !Number.isInteger(v))) {
 }
 const scale = Number(option("scale", "1"));
 const vocabTotal = Number(option("vocab", "8192"));
-const COMMITTED_TOKENIZER = join(import.meta.dir, "tokenizer", "rt-tiny-tokenizer.json");
+const COMMITTED_TOKENIZER = join(import.meta.dir, "tokenizer", "rt-tiny-2-tokenizer.json");
 
 const scenarios = loadScenarios(scenarioDir);
 log(`${scenarios.length} scenarios: ${scenarios.map((s) => s.id).join(", ")}`);
@@ -93,18 +93,28 @@ const trainCorpus = (corpusSeed: number) =>
     syntheticItems: Math.round(40000 * scale),
   });
 const train = trainCorpus(trainSeed);
-const heldoutRaw = generateGroups(scenarios, {
-  split: "heldout",
-  seed: seed + 1000,
-  itemsPerScenario: Math.round(640 * Math.min(scale, 1)),
-  syntheticItems: Math.round(1000 * Math.min(scale, 1)),
-  minGroup: 16,
-  maxGroup: 32,
-});
+/** An evaluation split: larger groups, never more than full scale. */
+const evalSplit = (split: "heldout" | "families", splitSeed: number, perScenario: number, synthetic: number) =>
+  generateGroups(scenarios, {
+    split,
+    seed: splitSeed,
+    itemsPerScenario: Math.round(perScenario * Math.min(scale, 1)),
+    syntheticItems: Math.round(synthetic * Math.min(scale, 1)),
+    minGroup: 16,
+    maxGroup: 32,
+  });
+const heldoutRaw = evalSplit("heldout", seed + 1000, 640, 1000);
 const heldout = dropSeen(heldoutRaw, [train, ...earlierTrainSeeds.map(trainCorpus)].flat());
+// Whole phrasing families the training split never emits (frames.ts HELDOUT_FRAMES), reported
+// apart from the template held-out split.
+const families = dropSeen(evalSplit("families", seed + 2000, 200, 300), train);
 const examples = exampleGroups(scenarios);
 log(
-  `generated ${count(train)} train, ${count(heldout)} held-out (${count(heldoutRaw) - count(heldout)} dropped as seen), ${count(examples)} example items`,
+  `generated ${count(train)} train, ${count(heldout)} held-out (${count(heldoutRaw) - count(heldout)} dropped as seen), ${count(families)} held-out-family, ${count(examples)} example items`,
+);
+/** Every string a training target holds: a held-out target outside this set must be copied. */
+const trainedValues = new Set(
+  train.flatMap((g) => g.items.flatMap((ex) => Object.values(ex.call.args).filter((v) => typeof v === "string"))),
 );
 
 const tmp = join(outDir, ".building");
@@ -178,6 +188,7 @@ const stats = {
 writeFileSync(join(tmp, "stats.json"), `${JSON.stringify(stats, null, 2)}\n`);
 writeFileSync(join(tmp, "sample.txt"), await sampleText(train, trainData, heldout, examples));
 writeFileSync(join(tmp, "heldout-requests.jsonl"), requestLines(heldout));
+writeFileSync(join(tmp, "families-requests.jsonl"), requestLines(families));
 
 mkdirSync(outDir, { recursive: true });
 rmSync(join(outDir, "READY"), { force: true });
@@ -190,6 +201,7 @@ for (const f of [
   "stats.json",
   "sample.txt",
   "heldout-requests.jsonl",
+  "families-requests.jsonl",
 ]) {
   renameSync(join(tmp, f), join(outDir, f));
 }
@@ -205,6 +217,8 @@ log(`done: ${outDir}`);
 /**
  * The held-out split as raw HTTP request bodies with their expected calls, one per line, for
  * evaluating through the server (`POST /{format}/function_call`) rather than on token ids.
+ * `copy: true` marks a request whose target holds a string no training target holds (a coined
+ * name, an unseen value): the copy set.
  */
 function requestLines(groups: ExampleGroup[]): string {
   const lines: string[] = [];
@@ -217,8 +231,9 @@ function requestLines(groups: ExampleGroup[]): string {
       if (ex.environment) body.environment = ex.environment;
       if (ex.history.length > 0) body.history = ex.history;
       if (g.format === "v2" && ex.system) body.system = ex.system;
+      const copy = Object.values(ex.call.args).some((v) => typeof v === "string" && !trainedValues.has(v));
       lines.push(
-        JSON.stringify({ scenario: ex.scenario, lang: ex.lang, format: g.format, body, expected: ex.call }),
+        JSON.stringify({ scenario: ex.scenario, lang: ex.lang, format: g.format, body, expected: ex.call, copy }),
       );
     }
   }

@@ -160,7 +160,7 @@ describe("tokenizer", () => {
 });
 
 describe("committed rt-tiny tokenizer", () => {
-  const file = new URL("./tokenizer/rt-tiny-tokenizer.json", import.meta.url);
+  const file = new URL("./tokenizer/rt-tiny-2-tokenizer.json", import.meta.url);
   const text = readFileSync(file, "utf8");
   const committed = loadTokenizer(text);
 
@@ -175,8 +175,30 @@ describe("committed rt-tiny tokenizer", () => {
     ]) {
       const enc = await committed.encode(s, null, { addSpecialTokens: false });
       expect(await committed.decode(enc.getIds(), false)).toBe(s);
-      expect(new RtoolTokenizer(JSON.parse(text), "rt-tiny-tokenizer.json").encode(s)).toEqual(enc.getIds());
+      expect(new RtoolTokenizer(JSON.parse(text), "rt-tiny-2-tokenizer.json").encode(s)).toEqual(enc.getIds());
     }
+  });
+});
+
+describe("rt-tiny 2 tokenizer: a value is the same ids wherever it appears", () => {
+  const text = readFileSync(new URL("./tokenizer/rt-tiny-2-tokenizer.json", import.meta.url), "utf8");
+  const core = new RtoolTokenizer(JSON.parse(text), "rt-tiny-2-tokenizer.json");
+  const contains = (hay: number[], needle: number[]) =>
+    hay.some((_, i) => needle.every((id, j) => hay[i + j] === id));
+
+  test.each([
+    ["Texas", "Texas go north"],
+    ["Texas", "Operators: Blaze(L1) Texas(R2)"],
+    ["阿米娅", "让阿米娅使用技能"],
+    ["星瑶", "干员：星瑶(左路,HP41%)"],
+    ["zorvek bracket", "Part: zorvek bracket at (300,150,50)"],
+    ["150", "move to x 300 y 150"],
+  ])("%s inside %s", (value, sentence) => {
+    expect(contains(core.encode(sentence), core.encode(value))).toBe(true);
+  });
+
+  test("each CJK character is one piece, spaces never glued to a word", () => {
+    expect(preTokenize("让阿米娅 go north")).toEqual(["让", "阿", "米", "娅", " ", "go", " ", "north"]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { ASR_CONFUSIONS_EN, ASR_CONFUSIONS_ZH, type FrameFamily, HELDOUT_FRAMES, TRAIN_FRAMES } from "./frames";
 import type { Prng } from "./prng";
 import type { Lang, Split } from "./types";
 
@@ -21,6 +22,7 @@ export class Phrasing {
     const reserved = templates.filter((_, i) => i % 4 === 3);
     const trainable = templates.filter((_, i) => i % 4 !== 3);
     if (this.split === "train") return this.rng.pick(trainable);
+    if (this.split === "families") return this.rng.pick(templates);
     return this.rng.chance(0.6) ? this.rng.pick(reserved) : this.rng.pick(templates);
   }
 
@@ -41,9 +43,15 @@ export class Phrasing {
     return fillSlots(text, exact);
   }
 
-  /** Wraps a command in a polite or hurried frame, in the query's language. */
+  /**
+   * Wraps a command in a polite, hurried, casual or indirect frame, in the query's language.
+   * Train and template held-out items draw from `TRAIN_FRAMES`; the `families` split always
+   * uses a family of `HELDOUT_FRAMES`, which training never sees.
+   */
   polite(text: string): string {
     const r = this.rng;
+    if (this.split === "families") return this.frame(text, HELDOUT_FRAMES);
+    if (r.chance(0.3)) return this.frame(text, TRAIN_FRAMES);
     if (this.lang === "en") {
       if (r.chance(0.55)) return text;
       const pre = r.pick([
@@ -86,6 +94,17 @@ export class Phrasing {
     return pre + text + post;
   }
 
+  /** Puts `text` into a frame of one of `families` (in the query's language). */
+  frame(text: string, families: readonly FrameFamily[]): string {
+    const own = families.filter((f) => f.lang === this.lang);
+    const frame = this.rng.pick(this.rng.pick(own).frames);
+    const body =
+      this.lang === "en" && /^[A-Z][a-z]/.test(text) && !/^[A-Z][a-z]+[,:]/.test(text) && !frame.startsWith("{cmd}")
+        ? text[0]!.toLowerCase() + text.slice(1)
+        : text;
+    return frame.replace("{cmd}", () => body);
+  }
+
   /** ASR-like damage: casing, dropped punctuation, letter slips. Slots `{x}` are kept intact. */
   noisy(text: string): string {
     const r = this.rng;
@@ -97,7 +116,7 @@ export class Phrasing {
         if (kind === 0) return p.toLowerCase();
         if (kind === 1) return p.replace(/[.,!?;:，。！？]/g, "");
         if (kind === 2) return this.lang === "en" ? p.toUpperCase() : p.replace(/[，。！？]/g, " ");
-        if (kind === 3) return this.lang === "en" ? slipLetters(p, r) : p;
+        if (kind === 3) return this.lang === "en" ? slipLetters(mishear(p, ASR_CONFUSIONS_EN, r), r) : mishear(p, ASR_CONFUSIONS_ZH, r);
         return p.toLowerCase().replace(/[.,!?]/g, "");
       })
       .join("");
@@ -107,6 +126,17 @@ export class Phrasing {
 /** Replaces `{name}` slots; unknown slots are left for a later fill. */
 export function fillSlots(template: string, values: Record<string, string>): string {
   return template.replace(/\{([a-z_0-9]+)\}/g, (m, key: string) => values[key] ?? m);
+}
+
+/** Swaps words for what a speech recogniser might hear instead (`move` → `moove`, 移动 → 一动). */
+function mishear(text: string, pairs: readonly (readonly [string, string])[], r: Prng): string {
+  let out = text;
+  for (const [right, wrong] of pairs) {
+    if (!out.includes(right) || !r.chance(0.5)) continue;
+    const word = /^[a-z]+$/i.test(right) ? new RegExp(`\\b${right}\\b`, "g") : new RegExp(right, "g");
+    out = out.replace(word, wrong);
+  }
+  return out;
 }
 
 function slipLetters(text: string, r: Prng): string {

@@ -56,4 +56,8 @@ export interface ScenarioFile {
 }
 
 /** Which split a generator is drawing for; held-out uses reserved phrasings. */
-export type Split = "train" | "heldout";
+/**
+ * `heldout`: new values and reserved templates; `families`: like `heldout`, every request wrapped
+ * in a phrasing family (`frames.ts` HELDOUT_FRAMES) the generator never emits for training.
+ */
+export type Split = "train" | "heldout" | "families";

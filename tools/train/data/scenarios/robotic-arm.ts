@@ -1,4 +1,5 @@
 import type { Phrasing } from "../phrasing";
+import { coinedCode, coinedWord } from "../coined";
 import { type Draw, num, placeEnvironment } from "./draw";
 
 const PARTS_EN = [
@@ -106,38 +107,110 @@ function point(ph: Phrasing): [number, number, number] {
   return [coord(ph, -800, 800), coord(ph, -800, 800), coord(ph, 0, 600)];
 }
 
-/**
- * The arm's state line. Mostly in the simulator's English form (`Arm above the red gear,
- * gripper open`), whatever the query's language, since worlds report state in English.
- */
-function armState(ph: Phrasing): string {
+/** A part on the table as `@rtool/sim`'s arm reports it. */
+interface ArmPart {
+  /** Index into PARTS_EN/PARTS_ZH, or -1 for a coined name. */
+  index: number;
+  name: string;
+  at: [number, number, number];
+  where: "table" | "gripper" | "tray";
+  crushed: boolean;
+}
+
+/** A part name: a known one, or (copy curriculum) a coined one the model must match by spelling. */
+function partName(ph: Phrasing, taken: Set<string>): { index: number; name: string } {
   const r = ph.rng;
-  const p = point(ph).join(",");
-  if (ph.lang === "zh" && r.chance(0.4)) {
-    const pose = r.chance(0.4) ? "机械臂在原点(0,0,500)" : `机械臂位于(${p})`;
-    return `${pose}，${r.chance(0.3) ? "夹着零件" : "夹爪张开"}`;
+  for (;;) {
+    const p = r.chance(0.3)
+      ? {
+          index: -1,
+          name: r.pick([
+            () => `${coinedWord(r)} ${r.pick(["gear", "bracket", "valve", "block", "plate", "cup", "bolt", "housing"])}`,
+            () => `part ${coinedCode(r)}`,
+            () => `${r.pick(["red", "blue", "green", "black", "white", "orange"])} ${coinedWord(r)}`,
+            () => coinedWord(r, 2),
+          ])(),
+        }
+      : (() => {
+          const index = r.int(0, PARTS_EN.length - 1);
+          return { index, name: PARTS_EN[index]! };
+        })();
+    if (!taken.has(p.name)) {
+      taken.add(p.name);
+      return p;
+    }
   }
-  const part = r.pick(PARTS_EN);
-  const hand = r.pick(["gripper open", "gripper open", "gripper closed", `holding the ${part}`]);
-  const place = r.pick([
-    "at home (0,0,500)",
-    `at (${p})`,
-    `at (${p})`,
-    `above the ${r.pick(PARTS_EN)}`,
-    `above the tray (${p})`,
-    `moving to (${p}), ${r.int(1, 99)}% done`,
-  ]);
-  return `Arm ${place}, ${hand}`;
+}
+
+/**
+ * The world the arm sees, in the exact two-line form `@rtool/sim`'s arm sends on every frame
+ * (`Arm …, gripper …` then `Part: …, tray at (…)`), so every item, whatever its function,
+ * carries the state a real client sends. `holding`: whether a part is in the gripper.
+ */
+function armWorld(ph: Phrasing, holding: "yes" | "no" | "maybe") {
+  const r = ph.rng;
+  const taken = new Set<string>();
+  const parts: ArmPart[] = [];
+  for (let i = r.int(1, 3); i > 0; i--) {
+    const { index, name } = partName(ph, taken);
+    parts.push({ index, name, at: point(ph), where: "table", crushed: r.chance(0.05) });
+  }
+  const held = holding === "yes" || (holding === "maybe" && r.chance(0.2)) ? parts[0]! : undefined;
+  if (held) held.where = "gripper";
+  for (const p of parts.slice(1)) if (r.chance(0.15)) p.where = "tray";
+  const placeIndex = r.chance(0.75) ? 0 : r.int(1, PLACES_EN.length - 1);
+  const place = { index: placeIndex, name: PLACES_EN[placeIndex]!, at: point(ph) };
+  const fmt = (p: readonly number[]) => p.join(",");
+  const hand = held ? `holding the ${held.name}` : `gripper ${r.chance(0.8) ? "open" : "closed"}`;
+  const near = parts.find((p) => p.where === "table");
+  const pose = r.pick([
+    () => `at home (0,0,500)`,
+    () => `at (${fmt(point(ph))})`,
+    () => (near ? `above the ${near.name}` : `at (${fmt(point(ph))})`),
+    () => `above the ${place.name} (${fmt(place.at)})`,
+    () => `moving to (${fmt(point(ph))}), ${r.int(1, 99)}% done`,
+  ])();
+  const tip = `Arm ${pose}, ${hand}`;
+  const listed = parts.map((p) => {
+    const name = p.crushed ? `${p.name} (crushed)` : p.name;
+    if (p.where === "gripper") return `${name} in the gripper`;
+    if (p.where === "tray") return `${name} in the ${place.name}`;
+    return `${name} at (${fmt(p.at)})`;
+  });
+  const partsLine = `Part: ${[...listed, `${place.name} at (${fmt(place.at)})`].join(", ")}`;
+  return { parts, place, held, lines: [tip, partsLine] };
+}
+
+/**
+ * The environment an item ships with: mostly the sim's two lines on every item; sometimes a
+ * Chinese rendering or only the tip line (other clients), rarely nothing.
+ */
+function armEnvironment(ph: Phrasing, world: ReturnType<typeof armWorld>): string[] {
+  const r = ph.rng;
+  const roll = r.next();
+  if (roll < 0.78) return world.lines;
+  if (roll < 0.88 && ph.lang === "zh") {
+    const list = world.parts.map((p) => {
+      const name = p.index >= 0 ? PARTS_ZH[p.index]! : p.name;
+      return p.where === "table" ? `${name}在(${p.at.join(",")})` : `${name}${p.where === "gripper" ? "在夹爪中" : "在托盘里"}`;
+    });
+    const placeZh = PLACES_ZH[world.place.index]!;
+    return [
+      world.held ? `机械臂夹着${world.parts[0]!.index >= 0 ? PARTS_ZH[world.parts[0]!.index] : world.parts[0]!.name}` : "机械臂夹爪张开",
+      `零件：${[...list, `${placeZh}在(${world.place.at.join(",")})`].join("，")}`,
+    ];
+  }
+  if (roll < 0.95) return [world.lines[0]!];
+  return [];
 }
 
 /** Spoken commands to the 6-axis arm: move_to, grip, release, rotate, home. */
 export function drawRoboticArm(ph: Phrasing): Draw {
   const r = ph.rng;
   const en = ph.lang === "en";
-  const env: string[] = [];
   const history: string[] = r.chance(0.3) ? [`move_to(${point(ph).join(",")})`] : [];
-  if (r.chance(0.7)) env.push(armState(ph));
   const kind = r.pick([
+    "move_obj",
     "move_obj",
     "move_obj",
     "move_xyz",
@@ -149,6 +222,11 @@ export function drawRoboticArm(ph: Phrasing): Draw {
     "rotate",
     "home",
   ]);
+  const world = armWorld(
+    ph,
+    kind === "release" ? (r.chance(0.8) ? "yes" : "maybe") : kind === "grip" ? "no" : "maybe",
+  );
+  let env = armEnvironment(ph, world);
 
   if (kind === "move_obj" || kind === "move_xyz") {
     const speed = r.chance(0.55) ? r.pick(["slow", "normal", "fast", "slow", "fast"]) : undefined;
@@ -158,45 +236,17 @@ export function drawRoboticArm(ph: Phrasing): Draw {
     if (speed) args.speed = speed;
     let query: string;
     if (kind === "move_obj") {
-      // Names in the environment may be English while the query is Chinese (worlds report in
-      // English); the lists are index-aligned so either side names the same object.
-      const envEn = en || r.chance(0.5);
-      const picks = r.sample(
-        PARTS_EN.map((_, i) => i),
-        r.int(1, 3),
-      );
-      const placeIndex = r.int(0, PLACES_EN.length - 1);
-      const place = (en ? PLACES_EN : PLACES_ZH)[placeIndex]!;
-      const objs = picks.map((i) => ({
-        said: (en ? PARTS_EN : PARTS_ZH)[i]!,
-        shown: (envEn ? PARTS_EN : PARTS_ZH)[i]!,
-        at: point(ph),
-      }));
-      const all = [
-        ...objs,
-        { said: place, shown: (envEn ? PLACES_EN : PLACES_ZH)[placeIndex]!, at: point(ph) },
-      ];
-      const chosen = r.pick(all);
-      const target = [chosen.said, chosen.at] as const;
+      // The target is a part on the table or the place, by the name the query uses (a known
+      // part may be said in Chinese; a coined one only as written); its coordinates are copied
+      // from the environment.
+      const onTable = world.parts.filter((p) => p.where === "table");
+      if (env.length !== 2) env = world.lines;
+      const choices = [...onTable.map((p) => ({ index: p.index, name: p.name, at: p.at, isPlace: false })), { ...world.place, isPlace: true }];
+      const chosen = r.chance(0.35) ? choices.at(-1)! : r.pick(choices);
+      const said = chosen.index >= 0 && !en ? (chosen.isPlace ? PLACES_ZH : PARTS_ZH)[chosen.index]! : chosen.name;
       [args.x, args.y, args.z] = chosen.at;
-      const entries = all.map(({ shown, at }) =>
-        envEn ? `${shown} at (${at.join(",")})` : `${shown}在(${at.join(",")})`,
-      );
-      if (envEn && r.chance(0.25)) {
-        const other = r.pick(PARTS_EN.filter((_, i) => !picks.includes(i)));
-        entries.push(
-          r.pick([
-            `${other} in the gripper`,
-            `${other} in the tray`,
-            `${other} (crushed) at (${point(ph).join(",")})`,
-          ]),
-        );
-      }
-      const ordered = r.chance(0.5)
-        ? [...r.shuffle(entries.slice(0, -1)), entries.at(-1)!]
-        : r.shuffle(entries);
-      env.push((envEn ? "Part: " : "零件：") + ordered.join(envEn ? ", " : "，"));
-      const isPlace = target[0] === place;
+      const target = [said] as const;
+      const isPlace = chosen.isPlace;
       const t =
         isPlace && r.chance(0.5)
           ? en
@@ -327,17 +377,6 @@ export function drawRoboticArm(ph: Phrasing): Draw {
           ]);
       query = ph.say(t, { u: unit }, { f: String(force) });
     }
-    if (r.chance(0.5))
-      env.push(
-        en
-          ? r.pick([
-              "Arm above the part, gripper open",
-              "Tool tip at the part",
-              `Arm above the ${r.pick(PARTS_EN)}, gripper open`,
-              `Tool tip touching the ${r.pick(PARTS_EN)}`,
-            ])
-          : "机械臂在零件上方，夹爪张开",
-      );
     return placeEnvironment(ph, env, query, history, { function: "grip", args: { force } });
   }
   if (kind === "release") {

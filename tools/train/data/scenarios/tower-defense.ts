@@ -1,3 +1,4 @@
+import { coinedName, coinedZh } from "../coined";
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
 import { type Draw, placeEnvironment } from "./draw";
@@ -146,7 +147,9 @@ const STANCE: Record<string, { en: string[]; zh: string[] }> = {
   },
 };
 
-function randomName(ph: Phrasing): string {
+function randomName(ph: Phrasing, zh: boolean): string {
+  if (zh) return coinedZh(ph.rng);
+  if (ph.rng.chance(0.5)) return coinedName(ph.rng);
   const n = ph.rng.int(2, 3);
   let s = "";
   for (let i = 0; i < n; i++) s += ph.rng.pick(SYLL);
@@ -176,7 +179,9 @@ export function drawTowerDefense(ph: Phrasing): Draw {
   const en = ph.lang === "en";
   const pool = en || r.chance(0.4) ? NAMES_EN : NAMES_ZH;
   const count = r.int(1, 5);
-  const names = r.sample(pool, count).map((n) => (r.chance(0.15) ? randomName(ph) : n));
+  // Copy curriculum: a third of the names are coined, so a name is copied from the roster or
+  // the order, never recalled from training.
+  const names = r.sample(pool, count).map((n) => (r.chance(0.35) ? randomName(ph, pool === NAMES_ZH) : n));
   const positions = Object.keys(POS);
   const ops = names.map((name) => ({
     name,
