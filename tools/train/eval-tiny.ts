@@ -5,11 +5,15 @@
  *
  *   bun tools/train/eval-tiny.ts [--model DIR] [--requests FILE] [--scenarios DIR] [--quant none|int8]
  *                                [--fresh DIR] [--per-cell N] [--min-exact 0.9] [--json FILE]
- *                                [--failures FILE]
+ *                                [--families FILE] [--failures FILE]
  *
  * `--fresh` (default tools/train/fresh-phrasings): hand-written requests in phrasings and values the
  * generator does not produce, never trained on; the closest thing here to the issue's held-out set
  * "written by other people". Reported beside the generated held-out split, not gated.
+ *
+ * `--families` (default out/families-requests.jsonl): requests wrapped in whole phrasing families the
+ * generator never emits for training (`data/frames.ts` HELDOUT_FRAMES), reported in their own table;
+ * the held-out requests flagged `copy` (a target string no training target holds) get one too.
  *
  * A call is exact when its function and every argument equal the target after typing; a free-text
  * argument (`speak.text`) must be non-empty and in the query's language instead. Reports exact
@@ -46,6 +50,8 @@ export interface EvalCase {
   expected: { function: string; args: Record<string, unknown> };
   /** Only these argument names are checked (the scenario examples fix a subset); default all. */
   checkedArgs?: string[];
+  /** The target holds a string no training target holds: it can only be copied (the copy set). */
+  copy?: boolean;
 }
 
 /** Verdict on one call, per head name (`function`, `arg1`..). */
@@ -213,6 +219,13 @@ async function runCases(callers: Record<string, RealtimeCaller>, cases: EvalCase
   return rows;
 }
 
+function readJsonLines<T>(file: string): T[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+}
+
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -229,6 +242,7 @@ async function main(): Promise<void> {
     "min-exact",
     "json",
     "failures",
+    "families",
   ]);
   const modelDir = option("model") ?? join(import.meta.dir, "..", "..", "packages", "model-rt-tiny", "model");
   const requests = option("requests") ?? join(import.meta.dir, "out", "heldout-requests.jsonl");
@@ -237,11 +251,11 @@ async function main(): Promise<void> {
   const minExact = Number(option("min-exact") ?? "0");
   const cellLimit = option("per-cell");
   if (!existsSync(requests)) throw new Error(`${requests}: missing; run \`bun run data:tiny\` first`);
-  let heldout: EvalCase[] = readFileSync(requests, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
+  let heldout = readJsonLines<EvalCase>(requests);
   if (cellLimit) heldout = perCell(heldout, Number(cellLimit));
+  const familiesFile = option("families") ?? join(import.meta.dir, "out", "families-requests.jsonl");
+  let familyCases = existsSync(familiesFile) ? readJsonLines<EvalCase>(familiesFile) : [];
+  if (cellLimit) familyCases = perCell(familyCases, Number(cellLimit));
   const started = performance.now();
   const model = await loadModel(modelDir, { quant });
   const callers = {
@@ -252,23 +266,37 @@ async function main(): Promise<void> {
   const freshDir = option("fresh") ?? join(import.meta.dir, "fresh-phrasings");
   const fresh = existsSync(freshDir) ? await runCases(callers, scenarioExamples(freshDir, scenarios)) : [];
   const held = await runCases(callers, heldout);
+  const families = await runCases(callers, familyCases);
+  const copy = held.filter((r) => r.c.copy);
   const seconds = (performance.now() - started) / 1000;
   const heldTable = tabulate(held);
   console.log(markdown(`held-out (${requests.split("/").at(-1)}, quant ${quant})`, heldTable));
   console.log(`\n${markdown("scenario examples", tabulate(examples))}`);
+  if (families.length > 0)
+    console.log(`\n${markdown("held-out phrasing families (never emitted for training)", tabulate(families))}`);
+  if (copy.length > 0)
+    console.log(`\n${markdown("copy set (held-out targets holding a string no training target holds)", tabulate(copy))}`);
   if (fresh.length > 0)
     console.log(`\n${markdown("fresh phrasings (hand-written, never trained on)", tabulate(fresh))}`);
-  const misses = [...examples, ...fresh, ...held].filter((r) => !r.v.exact);
+  const misses = [...examples, ...fresh, ...held, ...families].filter((r) => !r.v.exact);
   for (const r of misses.slice(0, 40)) {
     console.log(
       `FAIL ${r.c.scenario}/${r.c.lang}/${r.c.format} ${JSON.stringify(r.c.body.messages.at(-1)?.content)}`,
     );
     console.log(`  want ${JSON.stringify(r.c.expected)} got ${JSON.stringify(r.got)}`);
   }
-  console.log(`\n${held.length + examples.length + fresh.length} calls in ${seconds.toFixed(1)} s`);
+  console.log(
+    `\n${held.length + examples.length + fresh.length + families.length} calls in ${seconds.toFixed(1)} s`,
+  );
   const json = option("json");
   if (json) {
-    const report = { heldout: heldTable, examples: tabulate(examples), fresh: tabulate(fresh) };
+    const report = {
+      heldout: heldTable,
+      families: tabulate(families),
+      copy: tabulate(copy),
+      examples: tabulate(examples),
+      fresh: tabulate(fresh),
+    };
     writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
   }
   const failures = option("failures");

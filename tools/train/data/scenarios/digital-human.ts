@@ -213,7 +213,8 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
   const r = ph.rng;
   const en = ph.lang === "en";
   const env: string[] = [];
-  if (r.chance(0.4))
+  // `@rtool/sim`'s avatar sends its Host line on every frame, after the scene and the chat.
+  if (r.chance(0.6))
     env.push(
       en
         ? r.pick([
@@ -225,8 +226,8 @@ export function drawDigitalHuman(ph: Phrasing): Draw {
           ])
         : r.pick(["直播刚开始，弹幕很多", "直播中，1200人在线", "商品展示环节", "问答环节", "直播快结束了"]),
     );
-  if (r.chance(0.35)) env.push(`Chat: ${r.sample(en ? CHAT_EN : CHAT_ZH, r.int(1, 3)).join(" ")}`);
-  if (r.chance(0.3)) {
+  if (r.chance(0.5)) env.push(`Chat: ${r.sample(en ? CHAT_EN : CHAT_ZH, r.int(1, 3)).join(" ")}`);
+  if (r.chance(0.8)) {
     // The avatar world's own status line.
     const emotion = r.pick(Object.keys(EMOTION));
     const face = r.chance(0.3) ? `${emotion} face` : `${emotion} ${r.pick([0.3, 0.5, 0.6, 0.8, 1])}`;

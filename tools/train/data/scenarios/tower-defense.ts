@@ -192,7 +192,8 @@ export function drawTowerDefense(ph: Phrasing): Draw {
   const env: string[] = [];
   // State lines mostly in the simulator's English form, whatever the query's language.
   const envEn = en || r.chance(0.6);
-  if (r.chance(0.6)) {
+  // The sim sends the wave line and the roster on every frame; other clients sometimes less.
+  if (r.chance(0.85)) {
     const left = r.int(0, 30);
     env.push(
       envEn
@@ -203,7 +204,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
     );
   }
   // Sometimes the roster is missing and the name can only be copied from the order itself.
-  const listed = r.chance(0.8);
+  const listed = r.chance(0.9);
   if (listed) {
     const describe = (o: (typeof ops)[number]) => {
       const skill = envEn
