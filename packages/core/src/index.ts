@@ -125,9 +125,11 @@ export {
   TensorDtypeError,
   TensorMissingError,
   TensorShapeError,
+  TensorValueError,
   TokenizerError,
   UnsupportedArchitectureError,
 } from "./model/errors";
+export { finiteWeights, firstNonFinite } from "./model/finite-weights";
 export { bfloat16ToFloat32, halfToFloat32 } from "./model/half-float";
 export {
   type CheckQwenWeightsOptions,
