@@ -92,13 +92,13 @@ export function createChatCompletionsRoute(deps: ServerDeps): Hono<Env> {
     const body = c.get("body");
     const callBody = chatToCallBody(body);
     checkTools(callBody.tools);
-    const { request, queryField } = toCallerRequest(callBody);
+    const { request, queryField, promptField } = toCallerRequest(callBody);
     const caller = deps.host.caller(deps.format);
     let result: CallerResult;
     try {
       result = await runInSlot(deps.queue, c.get("signal"), () => caller.call(request));
     } catch (error) {
-      throw toApiError(error, queryField);
+      throw toApiError(error, queryField, promptField);
     }
     deps.metrics.observeCall(
       Object.keys(result.heads).length,

@@ -33,14 +33,14 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
     const started = performance.now();
     const body = c.get("body");
     checkTools(body.tools);
-    const { request, queryField } = toCallerRequest(body);
+    const { request, queryField, promptField } = toCallerRequest(body);
     const caller = deps.host.caller(format);
     const signal = c.get("signal");
     let release: () => void;
     try {
       release = await acquireSlot(deps.queue, signal);
     } catch (error) {
-      throw toApiError(error, queryField);
+      throw toApiError(error, queryField, promptField);
     }
     const queueMs = performance.now() - started;
     const finish = (result: CallerResult) => {
@@ -56,7 +56,7 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
       try {
         return c.json(finish(await runForRequest(signal, () => caller.call(request))));
       } catch (error) {
-        throw toApiError(error, queryField);
+        throw toApiError(error, queryField, promptField);
       } finally {
         release();
       }
@@ -87,7 +87,7 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
         }
       },
       async (error, stream) => {
-        const mapped = toApiError(error, queryField);
+        const mapped = toApiError(error, queryField, promptField);
         const reply =
           mapped instanceof ApiError
             ? mapped.toJSON()
