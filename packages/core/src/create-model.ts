@@ -52,6 +52,8 @@ export interface LoadModelOptions {
    * Each projection is emitted on its own (q/k/v and gate/up are not fused) with a custom hook.
    */
   linear?: LinearHook;
+  /** Skip the NaN/Inf check of every float tensor on load (see `TensorValueError`); default false. */
+  skipWeightCheck?: boolean;
   /** Distinguishes cache entries of graphs built differently from the same weights (e.g. "int8"). */
   cacheVariant?: string;
   /** Warnings (e.g. the "auto" provider falling back to the CPU); default `console.warn`. */

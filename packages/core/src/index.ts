@@ -125,9 +125,11 @@ export {
   TensorDtypeError,
   TensorMissingError,
   TensorShapeError,
+  TensorValueError,
   TokenizerError,
   UnsupportedArchitectureError,
 } from "./model/errors";
+export { finiteWeights, firstNonFinite } from "./model/finite-weights";
 export { bfloat16ToFloat32, halfToFloat32 } from "./model/half-float";
 export {
   type CheckQwenWeightsOptions,
@@ -142,7 +144,13 @@ export { SafetensorsFile, type SafetensorsHeader, type StoredTensor } from "./mo
 export { type TensorToWrite, writeSafetensors } from "./model/safetensors-writer";
 export type { QwenArchitecture, QwenConfig, SafetensorsDtype, TensorInfo, WeightSource } from "./model/types";
 export { openWeights, type ShardedTensor, ShardedWeights } from "./model/weights";
-export { buildPrompt, PromptFormatError, systemPrefix } from "./prompt/build";
+export {
+  buildPrompt,
+  buildPromptText,
+  PromptFormatError,
+  systemPrefix,
+  systemPrefixText,
+} from "./prompt/build";
 export type { HeadName } from "./prompt/heads";
 export {
   END_OF_TURN,
@@ -153,6 +161,7 @@ export {
   NULL_MARKER,
   stopMarkers,
 } from "./prompt/heads";
+export { type PlainText, type PromptText, plain, promptText } from "./prompt/prompt-text";
 export { toPythonJson } from "./prompt/python-json";
 export {
   MAX_HISTORY,

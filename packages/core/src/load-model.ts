@@ -9,6 +9,7 @@ import { buildQwenGraph, type WeightProvider } from "./graph/qwen";
 import { saveModel } from "./graph/save-model";
 import { Model } from "./model";
 import { readQwenConfig } from "./model/config";
+import { finiteWeights } from "./model/finite-weights";
 import { checkQwenWeights } from "./model/qwen-weights";
 import type { QwenConfig, WeightSource } from "./model/types";
 import { openWeights } from "./model/weights";
@@ -40,7 +41,9 @@ function buildFromDir(
   options: LoadModelOptions,
   quant: QuantizationPlan,
 ): GraphBuilder {
-  const source = openWeights(dir);
+  const opened = openWeights(dir);
+  const fileOf = (name: string) => (opened as Partial<{ fileOf(n: string): string }>).fileOf?.(name) ?? dir;
+  const source = options.skipWeightCheck ? opened : finiteWeights(opened, fileOf);
   try {
     checkQwenWeights(config, source, { checkLinear: quant.checkLinear });
     options.onProgress?.({ stage: "build-graph", dir });
@@ -59,7 +62,9 @@ function buildFromDir(
 /**
  * Loads a Hugging Face Qwen2/Qwen2.5/Qwen3 directory (config.json, safetensors, tokenizer.json)
  * and runs it on ONNX Runtime. The ONNX graph is built on first load and cached on disk
- * (`$RTOOL_CACHE_DIR` or `~/.cache/rtool/graphs`; `cache: false` skips the cache).
+ * (`$RTOOL_CACHE_DIR` or `~/.cache/rtool/graphs`; `cache: false` skips the cache). Every float
+ * tensor is checked for NaN and infinities as the graph is built (`skipWeightCheck` turns that
+ * off); a cached graph was checked when it was built.
  *
  * @example
  * ```ts

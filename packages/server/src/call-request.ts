@@ -3,7 +3,13 @@
  * Tool schemas are checked here, before the model is touched, so a bad tool gets 422 even while
  * the model loads.
  */
-import { CallerInputError, normalizeTools, ToolSchemaError, type ToolSpec } from "@rtool/core";
+import {
+  CallerInputError,
+  normalizeTools,
+  PromptTooLongError,
+  ToolSchemaError,
+  type ToolSpec,
+} from "@rtool/core";
 import { QueueClosedError, QueueFullError } from "./batching/call-queue";
 import type { CallerRequest } from "./caller";
 import { ApiError } from "./http/api-error";
@@ -37,6 +43,8 @@ export interface MappedRequest {
   request: CallerRequest;
   /** Body path of the query, e.g. `messages[2].content`. */
   queryField: string;
+  /** The field to blame when the prompt is too long for the model: the largest part of it. */
+  promptField: string;
 }
 
 /**
@@ -70,7 +78,20 @@ export function toCallerRequest(body: CallBody): MappedRequest {
   if (body.environment) request.environment = body.environment;
   if (body.history) request.history = body.history;
   if (system !== undefined) request.system = system;
-  return { request, queryField: `messages[${queryIndex}].content` };
+  const queryField = `messages[${queryIndex}].content`;
+  return { request, queryField, promptField: largestPart(request, queryField) };
+}
+
+/** Which request field holds the most prompt text (what to shorten when the prompt is too long). */
+function largestPart(request: CallerRequest, queryField: string): string {
+  const sizes: [string, number][] = [
+    [queryField, request.query.length],
+    ["environment", JSON.stringify(request.environment ?? []).length],
+    ["history", (request.history ?? []).join(", ").length],
+    ["system", request.system?.length ?? 0],
+    ["tools", JSON.stringify(request.tools).length],
+  ];
+  return sizes.reduce((best, part) => (part[1] > best[1] ? part : best))[0];
 }
 
 /** Body paths of the caller's field names, for errors the caller reports. */
@@ -81,15 +102,19 @@ const BODY_FIELDS: Record<string, string> = {
 
 /**
  * Maps errors of the queue and the caller to {@link ApiError}s with body paths (`query` becomes
- * `queryField`); unknown errors pass through (500).
+ * `queryField`, a prompt too long for the model names `promptField`); unknown errors pass
+ * through (500).
  */
-export function toApiError(error: unknown, queryField = "messages"): unknown {
+export function toApiError(error: unknown, queryField = "messages", promptField = queryField): unknown {
   if (error instanceof ApiError) return error;
   if (error instanceof QueueFullError) return new ApiError(429, "queue_full", null, error.message);
   if (error instanceof QueueClosedError) return new ApiError(503, "shutting_down", null, error.message);
   if (error instanceof ToolSchemaError)
     return new ApiError(422, "unsupported_tools", error.path, error.reason);
   // Core's input errors (e.g. a prompt longer than the model's context) name the caller field.
+  if (error instanceof PromptTooLongError) {
+    return new ApiError(422, "invalid_request", promptField, error.reason);
+  }
   if (error instanceof CallerInputError) {
     const field = error.path === "query" ? queryField : (BODY_FIELDS[error.path] ?? error.path);
     return new ApiError(422, "invalid_request", field, error.reason);

@@ -2,7 +2,14 @@
  * From a model directory to what the server serves: `loadModel`, a {@link BatchedRuntime} over
  * its runtime, and for each prompt format a {@link CallerPool} of real-time callers (lanes) on it.
  */
-import { type LoadProgress, loadModel, PrefixCache, RealtimeCaller } from "@rtool/core";
+import {
+  type CallerModel,
+  type LoadProgress,
+  loadModel,
+  PrefixCache,
+  RealtimeCaller,
+  type RtoolTokenizer,
+} from "@rtool/core";
 import { BatchedRuntime, type MergePolicy } from "./batching/batched-runtime";
 import { CallerPool } from "./batching/caller-pool";
 import { LocalCompletions } from "./engine/local-completions";
@@ -19,6 +26,8 @@ export interface LoadCallersOptions {
   quant?: "none" | "int8" | "int4";
   /** Keep the built graph in the on-disk cache; default true. */
   cache?: boolean;
+  /** Load without checking every float tensor for NaN/Inf; default false. */
+  skipWeightCheck?: boolean;
   /** Most callers per format (created as concurrency needs them): calls decoded at once; default 16. */
   lanes?: number;
   /** Prefix-cache bytes per format (one cache shared by the format's lanes); default 256 MiB. */
@@ -54,9 +63,30 @@ export async function loadCallers(dir: string, options: LoadCallersOptions = {})
     threads: options.threads,
     cache: options.cache,
     quant: options.quant,
+    skipWeightCheck: options.skipWeightCheck,
     onProgress: options.onProgress,
     onWarning: options.onWarning,
   });
+  return serveModel(model, options);
+}
+
+/** A model already in memory: its runtime, tokenizer and how to release it. */
+export interface ModelToServe extends CallerModel {
+  readonly tokenizer: RtoolTokenizer;
+  dispose(): Promise<void>;
+}
+
+/**
+ * What {@link loadCallers} builds, over a model already loaded (or a runtime wrapped by a test or
+ * an embedding application).
+ *
+ * @example
+ * ```ts
+ * const model = await loadModel("models/rt-tiny");
+ * const server = createServer({ model: serveModel(model, { lanes: 8 }) });
+ * ```
+ */
+export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}): LoadedCallers {
   const runtime = new BatchedRuntime(model.runtime, { onPass: options.onPass, policy: options.mergePolicy });
   const lanes = options.lanes ?? 16;
   const cacheBytes = options.prefixCacheBytes ?? 256 * 1024 * 1024;

@@ -5,6 +5,7 @@
 import type { Caller, CallerCacheStats } from "./caller";
 import type { CompletionEngine } from "./engine/types";
 import { ApiError } from "./http/api-error";
+import { redactPaths } from "./http/redact-paths";
 
 /** Prompt format of a route. */
 export type PromptFormat = "v1" | "v2";
@@ -78,7 +79,12 @@ export class ModelHost {
   caller(format: PromptFormat): Caller {
     if (this.loaded) return this.loaded.callers[format];
     if (this.failure) {
-      throw new ApiError(503, "model_failed", null, `the model failed to load: ${this.failure.message}`);
+      throw new ApiError(
+        503,
+        "model_failed",
+        null,
+        `the model failed to load: ${redactPaths(this.failure.message)}`,
+      );
     }
     throw new ApiError(503, "model_loading", null, "the model is still loading; retry shortly");
   }

@@ -1,7 +1,7 @@
 /**
  * `createServer`: the app, its model, queue and metrics, and a listener under Bun (`Bun.serve`)
- * or Node (`@hono/node-server`), with a graceful `close()`: stop accepting, finish the calls in
- * flight, release the model.
+ * or Node (`@hono/node-server`), with a bounded graceful `close()`: stop accepting, let the calls
+ * in flight finish until the shutdown deadline, answer the rest 503, release the model.
  */
 import type { AddressInfo } from "node:net";
 import { VERSION } from "@rtool/core";
@@ -9,8 +9,10 @@ import type { Hono } from "hono";
 import { type AppOptions, createApp } from "./app";
 import { CallQueue } from "./batching/call-queue";
 import type { ServerDeps } from "./deps";
+import { ApiError } from "./http/api-error";
 import { DEFAULT_JSON_BODY_OPTIONS } from "./http/json-body";
 import { createMetrics, type ServerMetrics } from "./metrics";
+import { isLoopback, LOOPBACK_HOSTS } from "./middleware/allowed-hosts";
 import { type LoadedModel, ModelHost, type PromptFormat } from "./model-host";
 
 /** Options of {@link createServer}. */
@@ -21,8 +23,13 @@ export interface ServerOptions extends AppOptions {
   modelName?: string;
   /** Prompt format of `/v1/function_call` and `/v1/chat/completions`; default "v1". */
   format?: PromptFormat;
-  /** Interface to bind; default 127.0.0.1 (loopback only). */
+  /**
+   * Interface to bind; default 127.0.0.1 (loopback only). Bound to loopback, the server answers
+   * only to loopback `Host` names unless `allowedHosts` says otherwise.
+   */
   hostname?: string;
+  /** Longest `close()` waits for calls in flight before answering them 503; default 10 s. */
+  shutdownTimeoutMs?: number;
   /** Port; default 8899; 0 picks a free one. */
   port?: number;
   /** Calls decoded at once (they share forward passes); default 16. */
@@ -56,7 +63,10 @@ export interface RtoolServer {
   readonly metrics: ServerMetrics;
   /** Starts listening; resolves with the bound address. */
   listen(): Promise<ListeningAddress>;
-  /** Stops accepting connections, waits for calls in flight, releases the model. Idempotent. */
+  /**
+   * Stops accepting connections, lets calls in flight finish for up to the shutdown timeout,
+   * answers those still running 503, closes the connections and releases the model. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -92,11 +102,19 @@ export function createServer(options: ServerOptions): RtoolServer {
     format: options.format ?? "v1",
     version: VERSION,
   };
-  const app = createApp(deps, options);
   const hostname = options.hostname ?? "127.0.0.1";
+  const shutdown = new AbortController();
+  const app = createApp(deps, {
+    ...options,
+    allowedHosts: options.allowedHosts ?? (isLoopback(hostname) ? LOOPBACK_HOSTS : undefined),
+    shutdownSignal: shutdown.signal,
+  });
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
   const runtime = options.runtime ?? (typeof Bun !== "undefined" ? "bun" : "node");
   const requestTimeoutS = Math.ceil((options.requestTimeoutMs ?? 30_000) / 1000);
   let stopListening: (() => Promise<void>) | null = null;
+  /** Closes every connection, idle or not (the last step of a shutdown). */
+  let dropConnections: () => void = () => {};
   let closing: Promise<void> | null = null;
 
   const listen = async (): Promise<ListeningAddress> => {
@@ -111,6 +129,7 @@ export function createServer(options: ServerOptions): RtoolServer {
         idleTimeout: Math.min(255, requestTimeoutS + 5),
       });
       stopListening = () => server.stop(false);
+      dropConnections = () => void server.stop(true);
       return address(hostname, server.port!);
     }
     // Loaded only under Node: see `runtime`.
@@ -121,6 +140,7 @@ export function createServer(options: ServerOptions): RtoolServer {
         (info: AddressInfo) => resolve(address(hostname, info.port)),
       );
       server.once("error", reject);
+      dropConnections = () => (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       stopListening = () =>
         new Promise<void>((done) => {
           server.close(() => done());
@@ -132,15 +152,47 @@ export function createServer(options: ServerOptions): RtoolServer {
 
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      // Done when no call runs or waits and every HTTP request in flight has had its reply
+      // (some may not have reached the queue yet).
       const stopped = stopListening?.() ?? Promise.resolve();
-      await queue.close();
-      await stopped;
-      await host.dispose();
+      const drained = Promise.all([queue.close(), stopped]);
+      // The last tenth (at most 1 s) of the deadline is for the 503 replies to leave.
+      const grace = Math.min(1000, shutdownTimeoutMs / 10);
+      if (!(await settlesWithin(drained, shutdownTimeoutMs - grace))) {
+        // Every call still running or waiting gets 503, and its work stops at its next step.
+        shutdown.abort(
+          new ApiError(503, "shutting_down", null, "the server is shutting down; the call was not finished"),
+        );
+        await settlesWithin(drained, grace);
+      }
+      dropConnections();
+      await settlesWithin(stopped, 250);
+      // A model still loading (or a pass that ignores the abort) must not hold the exit.
+      await settlesWithin(host.dispose(), 500);
     })();
     return closing;
   };
 
   return { app, host, queue, metrics, listen, close };
+}
+
+/** Whether `promise` settled within `ms` (its outcome is not needed, only that it ended). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function address(hostname: string, port: number): ListeningAddress {

@@ -12,7 +12,7 @@ import { decodeHeads, type HeadOutcome, type HeadPlan } from "../decode/multi-he
 import { PrefixCache, type PrefixCacheStats } from "../decode/prefix-cache";
 import { defaultDraftTokens } from "../decode/prompt-lookup";
 import { VocabIndex } from "../decode/token-vocab";
-import { buildPrompt, PromptFormatError, systemPrefix } from "../prompt/build";
+import { buildPromptText, PromptFormatError, systemPrefixText } from "../prompt/build";
 import { END_OF_TURN, type HeadName, headCloseTag, headNames, headTag, NULL_MARKER } from "../prompt/heads";
 import type { PromptFormat } from "../prompt/request";
 import { maxParameterCount, type ToolSpec, toToolSpecs } from "../prompt/tools";
@@ -150,7 +150,8 @@ export class RealtimeCaller {
    */
   async warmUp(request: Pick<CallRequest, "tools" | "system">): Promise<{ tokens: number; ms: number }> {
     const tools = toToolSpecs(request.tools);
-    const ids = this.model.tokenizer.encode(systemPrefix(this.format, { tools, system: request.system }));
+    const turn = systemPrefixText(this.format, { tools, system: request.system });
+    const ids = this.model.tokenizer.encode(turn.text, { plainRanges: turn.plain });
     return this.queue.run(async () => {
       const started = performance.now();
       if (!this.cache || ids.length === 0 || this.cache.lookup(ids).length === ids.length) {
@@ -224,14 +225,15 @@ export class RealtimeCaller {
     if (typeof includeContent !== "boolean")
       throw new CallerInputError("includeContent", "must be a boolean");
 
-    const prompt = buildPrompt(this.format, {
+    // The request's text (query, environment, history, system, tools) never becomes control tokens.
+    const prompt = buildPromptText(this.format, {
       query: request.query,
       tools,
       environment,
       history,
       system: request.system,
     });
-    const promptIds = this.model.tokenizer.encode(prompt);
+    const promptIds = this.model.tokenizer.encode(prompt.text, { plainRanges: prompt.plain });
     const systemIds =
       this.cacheSystemTurn && this.cache ? this.systemTurnIds(tools, request.system, promptIds) : null;
     const plans = headNames(maxParameterCount(tools), includeContent).map(
@@ -252,10 +254,11 @@ export class RealtimeCaller {
     system: string | undefined,
     promptIds: readonly number[],
   ): readonly number[] | null {
-    const text = systemPrefix(this.format, { tools, system });
+    const turn = systemPrefixText(this.format, { tools, system });
+    const text = turn.text;
     let ids = this.systemIds.get(text);
     if (!ids) {
-      ids = this.model.tokenizer.encode(text);
+      ids = this.model.tokenizer.encode(text, { plainRanges: turn.plain });
       if (this.systemIds.size >= 32) this.systemIds.delete(this.systemIds.keys().next().value as string);
       this.systemIds.set(text, ids);
     }

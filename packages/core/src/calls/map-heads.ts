@@ -60,7 +60,8 @@ export function mapHeadsToCall(heads: HeadTexts, tools: readonly (ToolInput | To
     });
     return { function: null, args: {}, valid: false, errors, warnings };
   }
-  const args: Record<string, unknown> = {};
+  // No prototype: a parameter named `__proto__` (or `constructor`, `prototype`) is a plain key.
+  const args: Record<string, unknown> = Object.create(null);
   tool.parameters.forEach((parameter, index) => {
     const path = `args.${parameter.name}`;
     const text = headValueText(heads[ARG_HEADS[index]!]);

@@ -12,8 +12,11 @@ export interface TokenVocab {
   tokenText(id: number): string;
   /** Text of a token sequence, special tokens written out. */
   decode(ids: readonly number[]): string;
-  /** Token ids of a text; special tokens written in the text map to their ids. */
-  encode(text: string): number[];
+  /**
+   * Token ids of a text; special tokens written in the text map to their ids, except within
+   * `options.plainRanges` (see `RtoolTokenizer.encode`).
+   */
+  encode(text: string, options?: { plainRanges?: readonly (readonly [number, number])[] }): number[];
 }
 
 /**

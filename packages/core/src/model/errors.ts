@@ -86,3 +86,19 @@ export class TensorDtypeError extends ModelLoadError {
 
 /** `tokenizer.json` is missing, malformed or of a kind rtool cannot decode. */
 export class TokenizerError extends ModelLoadError {}
+
+/** A tensor holds NaN or an infinity: the model would load and then serve garbage. */
+export class TensorValueError extends ModelLoadError {
+  /** Flat index of the first bad element. */
+  readonly index: number;
+  readonly value: number;
+
+  constructor(tensor: string, file: string, index: number, value: number) {
+    super(
+      `${file}: tensor "${tensor}" holds ${value} at element ${index}; the checkpoint is damaged (--skip-weight-check loads it anyway)`,
+      { file, tensor },
+    );
+    this.index = index;
+    this.value = value;
+  }
+}

@@ -1,7 +1,8 @@
 /** Format dispatch for the prompt builders. */
+import type { PromptText } from "./prompt-text";
 import type { PromptFormat, PromptRequest, SystemRequest } from "./request";
-import { buildPromptV1, systemPrefixV1 } from "./v1";
-import { buildPromptV2, systemPrefixV2 } from "./v2";
+import { buildPromptTextV1, systemPrefixTextV1 } from "./v1";
+import { buildPromptTextV2, systemPrefixTextV2 } from "./v2";
 
 /** A format name that is neither `v1` nor `v2`. */
 export class PromptFormatError extends Error {
@@ -21,8 +22,20 @@ export class PromptFormatError extends Error {
  * const functionHeadPrompt = prompt + "<function>";
  */
 export function buildPrompt(format: PromptFormat, req: PromptRequest): string {
-  if (format === "v1") return buildPromptV1(req);
-  if (format === "v2") return buildPromptV2(req);
+  return buildPromptText(format, req).text;
+}
+
+/**
+ * {@link buildPrompt} with the ranges that came from the request (query, environment, history,
+ * system prompt, tools) marked, to be encoded as plain text (`encode(text, { plainRanges })`).
+ *
+ * @example
+ * const { text, plain } = buildPromptText("v2", { query: "say <|im_end|>", tools });
+ * tokenizer.encode(text, { plainRanges: plain }); // the typed <|im_end|> is text, not the control token
+ */
+export function buildPromptText(format: PromptFormat, req: PromptRequest): PromptText {
+  if (format === "v1") return buildPromptTextV1(req);
+  if (format === "v2") return buildPromptTextV2(req);
   throw new PromptFormatError(format);
 }
 
@@ -32,7 +45,12 @@ export function buildPrompt(format: PromptFormat, req: PromptRequest): string {
  * `buildPrompt(format, req).startsWith(systemPrefix(format, req))` always holds.
  */
 export function systemPrefix(format: PromptFormat, req: SystemRequest): string {
-  if (format === "v1") return systemPrefixV1(req);
-  if (format === "v2") return systemPrefixV2(req);
+  return systemPrefixText(format, req).text;
+}
+
+/** {@link systemPrefix} with the request's parts marked as plain text (see {@link buildPromptText}). */
+export function systemPrefixText(format: PromptFormat, req: SystemRequest): PromptText {
+  if (format === "v1") return systemPrefixTextV1(req);
+  if (format === "v2") return systemPrefixTextV2(req);
   throw new PromptFormatError(format);
 }

@@ -42,7 +42,8 @@ const PROPERTY_KEYS = ["type", "description", "enum"];
 
 /** `value` with `first` keys (those present) leading, the rest after in their own order. */
 function withKeysFirst(value: Record<string, unknown>, first: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: a property named `__proto__` must be rendered like any other.
+  const out: Record<string, unknown> = Object.create(null);
   for (const key of first) if (Object.hasOwn(value, key)) out[key] = value[key];
   for (const key of Object.keys(value)) if (!Object.hasOwn(out, key)) out[key] = value[key];
   return out;
@@ -55,7 +56,7 @@ function canonicalTool(tool: object): Record<string, unknown> {
   if (isObject(fn.parameters)) {
     const parameters = withKeysFirst(fn.parameters, PARAMETERS_KEYS);
     if (isObject(parameters.properties)) {
-      const properties: Record<string, unknown> = {};
+      const properties: Record<string, unknown> = Object.create(null);
       for (const [name, schema] of Object.entries(parameters.properties)) {
         properties[name] = isObject(schema) ? withKeysFirst(schema, PROPERTY_KEYS) : schema;
       }

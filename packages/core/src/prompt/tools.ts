@@ -230,6 +230,18 @@ function normalizeEnum(values: unknown, path: string): (string | number)[] | und
       );
     }
   });
+  // A duplicate is a schema mistake, and constrained decoding would offer the value twice.
+  const seen = new Map<string | number, number>();
+  (values as (string | number)[]).forEach((value, i) => {
+    const first = seen.get(value);
+    if (first !== undefined) {
+      throw new ToolSchemaError(
+        `${path}[${i}]`,
+        `duplicates ${describe(value)} (already at ${path}[${first}])`,
+      );
+    }
+    seen.set(value, i);
+  });
   return [...(values as (string | number)[])];
 }
 

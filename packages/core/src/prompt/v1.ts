@@ -3,6 +3,7 @@
  * environment + history + query in the user turn. The wording (including the space before
  * two of its newlines) is the reference server's, which its v1 models were trained on.
  */
+import { type PromptText, plain, promptText } from "./prompt-text";
 import { renderEnvironment, renderHistory, renderToolsBlock } from "./render";
 import type { PromptRequest, SystemRequest } from "./request";
 import { toToolSpecs } from "./tools";
@@ -21,8 +22,13 @@ export const V1_HEADS_DESCRIPTION =
 
 /** The v1 system turn: head description and tools; depends on the tools only. */
 export function systemPrefixV1(req: SystemRequest): string {
-  const tools = renderToolsBlock(toToolSpecs(req.tools));
-  return `<|im_start|>system\n${V1_HEADS_DESCRIPTION}## Available Tools:\n\n${tools}\n<|im_end|>\n`;
+  return systemPrefixTextV1(req).text;
+}
+
+/** {@link systemPrefixV1} with the tools' JSON marked as plain text. */
+export function systemPrefixTextV1(req: SystemRequest): PromptText {
+  const tools = plain(renderToolsBlock(toToolSpecs(req.tools)));
+  return promptText`<|im_start|>system\n${V1_HEADS_DESCRIPTION}## Available Tools:\n\n${tools}\n<|im_end|>\n`;
 }
 
 /**
@@ -33,10 +39,13 @@ export function systemPrefixV1(req: SystemRequest): string {
  * // ...'<|im_start|>user\nenvironment: ["hp: 3"]\nhistory: [move(up)]\n\nfire left<|im_end|>\n<|im_start|>assistant\n'
  */
 export function buildPromptV1(req: PromptRequest): string {
-  const env = renderEnvironment(req.environment);
-  const hist = renderHistory(req.history);
-  return (
-    systemPrefixV1(req) +
-    `<|im_start|>user\nenvironment: ${env}\nhistory: [${hist}]\n\n${req.query}<|im_end|>\n<|im_start|>assistant\n`
-  );
+  return buildPromptTextV1(req).text;
+}
+
+/** {@link buildPromptV1} with the user's parts (tools, environment, history, query) marked as plain text. */
+export function buildPromptTextV1(req: PromptRequest): PromptText {
+  const env = plain(renderEnvironment(req.environment));
+  const hist = plain(renderHistory(req.history));
+  const query = plain(req.query);
+  return promptText`${systemPrefixTextV1(req)}<|im_start|>user\nenvironment: ${env}\nhistory: [${hist}]\n\n${query}<|im_end|>\n<|im_start|>assistant\n`;
 }

@@ -3,6 +3,7 @@
  * user turn (history + query). An environment, when given, is folded into the query as a
  * first line `environment: [...]`, as the reference server does for older clients.
  */
+import { type PromptText, plain, promptText } from "./prompt-text";
 import { renderEnvironment, renderHistory, renderToolsBlock } from "./render";
 import type { PromptRequest, SystemRequest } from "./request";
 import { toToolSpecs } from "./tools";
@@ -13,9 +14,14 @@ export const V2_DEFAULT_SYSTEM =
 
 /** The v2 system turn; an empty or missing `system` falls back to {@link V2_DEFAULT_SYSTEM}. */
 export function systemPrefixV2(req: SystemRequest): string {
-  const system = req.system || V2_DEFAULT_SYSTEM;
-  const tools = renderToolsBlock(toToolSpecs(req.tools));
-  return `<|im_start|>system\n${system}\n\n## Available Tools:\n\n${tools}\n<|im_end|>\n`;
+  return systemPrefixTextV2(req).text;
+}
+
+/** {@link systemPrefixV2} with a client's system prompt and the tools' JSON marked as plain text. */
+export function systemPrefixTextV2(req: SystemRequest): PromptText {
+  const system = req.system ? plain(req.system) : V2_DEFAULT_SYSTEM;
+  const tools = plain(renderToolsBlock(toToolSpecs(req.tools)));
+  return promptText`<|im_start|>system\n${system}\n\n## Available Tools:\n\n${tools}\n<|im_end|>\n`;
 }
 
 /**
@@ -26,13 +32,16 @@ export function systemPrefixV2(req: SystemRequest): string {
  * // ...'<|im_start|>user\nhistory: []\n\nenvironment: ["hp: 3"]\nfire left<|im_end|>\n<|im_start|>assistant\n'
  */
 export function buildPromptV2(req: PromptRequest): string {
-  const hist = renderHistory(req.history);
+  return buildPromptTextV2(req).text;
+}
+
+/** {@link buildPromptV2} with the user's parts (system, tools, history, environment, query) marked as plain text. */
+export function buildPromptTextV2(req: PromptRequest): PromptText {
+  const hist = plain(renderHistory(req.history));
   const env =
     req.environment && req.environment.length > 0
-      ? `environment: ${renderEnvironment(req.environment)}\n`
+      ? promptText`environment: ${plain(renderEnvironment(req.environment))}\n`
       : "";
-  return (
-    systemPrefixV2(req) +
-    `<|im_start|>user\nhistory: [${hist}]\n\n${env}${req.query}<|im_end|>\n<|im_start|>assistant\n`
-  );
+  const query = plain(req.query);
+  return promptText`${systemPrefixTextV2(req)}<|im_start|>user\nhistory: [${hist}]\n\n${env}${query}<|im_end|>\n<|im_start|>assistant\n`;
 }

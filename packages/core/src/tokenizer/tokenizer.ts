@@ -17,6 +17,15 @@ export interface AddedToken {
   special: boolean;
 }
 
+/** Options of {@link RtoolTokenizer.encode}. */
+export interface EncodeOptions {
+  /**
+   * `[start, end)` character ranges of `text` that are plain text: an added or special token
+   * written there (or reaching into one) is encoded as its characters, not as its id.
+   */
+  plainRanges?: readonly (readonly [number, number])[];
+}
+
 /** Options of {@link RtoolTokenizer.decode}. */
 export interface DecodeOptions {
   /** Leave special tokens (`<|im_end|>`, …) out of the text (default false). */
@@ -149,9 +158,16 @@ export class RtoolTokenizer {
 
   /**
    * Token ids of `text`. No BOS/EOS is added; special and added tokens written in the text
-   * (e.g. `<|im_start|>`) become their ids.
+   * (e.g. `<|im_start|>`) become their ids, except inside `options.plainRanges` (text that came
+   * from a user, which must not become control tokens).
+   *
+   * @example
+   * ```ts
+   * const text = "<|im_start|>user\nhi<|im_end|><|im_end|>";
+   * tokenizer.encode(text, { plainRanges: [[18, 30]] }); // the first <|im_end|> is characters
+   * ```
    */
-  encode(text: string): number[] {
+  encode(text: string, options: EncodeOptions = {}): number[] {
     const ids: number[] = [];
     const encodeSegment = (segment: string) => {
       if (segment === "") return;
@@ -163,9 +179,13 @@ export class RtoolTokenizer {
       encodeSegment(text);
       return ids;
     }
+    const plain = options.plainRanges ?? [];
     let last = 0;
     for (const match of text.matchAll(this.addedPattern)) {
       const start = match.index ?? 0;
+      const end = start + match[0].length;
+      // Plain text stays in the stretch around it, which is encoded as a whole as before.
+      if (plain.some(([from, to]) => start < to && end > from)) continue;
       encodeSegment(text.slice(last, start));
       ids.push(this.addedByContent.get(match[0])!.id);
       last = start + match[0].length;

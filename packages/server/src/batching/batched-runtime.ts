@@ -10,6 +10,7 @@
  * simply share the fixed cost and weight reads of one pass instead of queuing for the session.
  */
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "@rtool/core";
+import { currentRequestSignal, RequestAbortedError } from "../cancel/abort-scope";
 import { type KvAnchor, KvLineage, layoutSharedPast } from "./kv-lineage";
 import { copyPositions, SplitKv } from "./split-kv";
 
@@ -80,8 +81,8 @@ export class BatchedRuntime implements DecoderRuntime {
   private readonly scoreBytes: number;
   /** Bytes moved to copy one position of KV (all layers, keys and values; read and written). */
   private readonly copyPositionBytes: number;
-  /** Forward passes run, and steps served by them. */
-  readonly counters = { passes: 0, steps: 0 };
+  /** Forward passes run, steps served by them, and steps refused because their request was aborted. */
+  readonly counters = { passes: 0, steps: 0, abortedSteps: 0 };
 
   constructor(
     readonly inner: DecoderRuntime,
@@ -147,9 +148,40 @@ export class BatchedRuntime implements DecoderRuntime {
     return this.inner.provider;
   }
 
+  /**
+   * Queues a step for the next pass. A step of an aborted request (see `withRequestSignal`) is
+   * refused with a {@link RequestAbortedError}, and one still waiting when its request aborts
+   * leaves the queue at once: the decode loop above it ends, and its KV is no longer referenced.
+   */
   step(input: StepInput): Promise<StepOutput> {
+    const signal = currentRequestSignal();
+    if (signal?.aborted) {
+      this.counters.abortedSteps++;
+      return Promise.reject(new RequestAbortedError(signal.reason));
+    }
     return new Promise((resolve, reject) => {
-      this.pending.push({ input, resolve, reject });
+      const onAbort = () => {
+        const at = this.pending.indexOf(step);
+        if (at < 0) return; // already in a pass: its result is dropped by the decoder's next step
+        this.pending.splice(at, 1);
+        this.counters.abortedSteps++;
+        reject(new RequestAbortedError(signal!.reason));
+      };
+      // Stop listening once the step has a result: the signal outlives it.
+      const detach = () => signal?.removeEventListener("abort", onAbort);
+      const step: PendingStep = {
+        input,
+        resolve: (output) => {
+          detach();
+          resolve(output);
+        },
+        reject: (error) => {
+          detach();
+          reject(error);
+        },
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.push(step);
       this.schedule();
     });
   }

@@ -52,6 +52,8 @@ export class CallQueue {
   private closed = false;
   private idleResolvers: (() => void)[] = [];
   private readonly onChange?: (running: number, waiting: number) => void;
+  /** Moving average of how long a task holds its slot, in ms (0 until one has finished). */
+  private averageMs = 0;
 
   constructor(options: CallQueueOptions = {}) {
     this.concurrency = options.concurrency ?? 16;
@@ -118,11 +120,28 @@ export class CallQueue {
       this.changed();
     }
     let released = false;
+    const since = performance.now();
     return () => {
       if (released) return;
       released = true;
+      const held = performance.now() - since;
+      this.averageMs = this.averageMs === 0 ? held : 0.8 * this.averageMs + 0.2 * held;
       this.release();
     };
+  }
+
+  /**
+   * About how long a new task would wait for a slot now, in whole seconds (at least 1): the
+   * tasks ahead of it, a slot-full at a time, each taking the recent average. For `Retry-After`.
+   *
+   * @example
+   * ```ts
+   * c.header("Retry-After", String(queue.retryAfterSeconds()));
+   * ```
+   */
+  retryAfterSeconds(): number {
+    const rounds = Math.floor((this.active + this.waiters.length) / this.concurrency);
+    return Math.max(1, Math.ceil(((rounds + 1) * this.averageMs) / 1000));
   }
 
   /** Refuses new tasks; resolves when every running and waiting task has finished. */

@@ -62,6 +62,8 @@ describe("parseCliArgs", () => {
       concurrency: 4,
       maxWaiting: 8,
       timeoutMs: 5000,
+      shutdownTimeoutMs: 10_000,
+      skipWeightCheck: false,
       engine: "local",
       engineTimeoutMs: 10_000,
       engineRetries: 2,

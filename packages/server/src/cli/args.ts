@@ -34,6 +34,12 @@ export interface ServeArgs {
   concurrency: number;
   maxWaiting: number;
   timeoutMs: number;
+  /** Longest a shutdown waits for calls in flight before answering them 503. */
+  shutdownTimeoutMs: number;
+  /** Host names the server answers to; default the loopback names when bound to loopback, else any. */
+  allowedHosts?: string[];
+  /** Load weights without the NaN/Inf check. */
+  skipWeightCheck: boolean;
   /** "local" runs the model here; "openai" decodes on a remote OpenAI-compatible completions endpoint. */
   engine: "local" | "openai";
   /** The remote engine (`--engine openai`), e.g. http://gpu-1:8000. */
@@ -80,6 +86,11 @@ Options:
   --concurrency N          calls decoded at once, sharing forward passes; default 16
   --max-waiting N          calls queued beyond those before 429; default 64
   --timeout MS             request timeout; default 30000
+  --shutdown-timeout MS    on SIGINT/SIGTERM, longest wait for calls in flight before they get 503;
+                           default 10000
+  --allowed-hosts NAMES    comma-separated Host names to answer (others get 421; "*": any); default
+                           localhost, 127.0.0.1 and ::1 when bound to loopback, else any
+  --skip-weight-check      load weights without checking them for NaN/Inf
   --engine local|openai    where heads are decoded: here (default) or on a remote OpenAI-compatible
                            /v1/completions endpoint (vLLM, SGLang, another rtool-server)
   --engine-url URL         the remote engine, e.g. http://gpu-1:8000 (with --engine openai)
@@ -203,7 +214,25 @@ export function parseCliArgs(argv: readonly string[], env: Record<string, string
     concurrency: integer("--concurrency", values.concurrency, 1, 256) ?? 16,
     maxWaiting: integer("--max-waiting", values["max-waiting"], 0, 100_000) ?? 64,
     timeoutMs: integer("--timeout", values.timeout, 1, 3_600_000) ?? 30_000,
+    shutdownTimeoutMs: integer("--shutdown-timeout", values["shutdown-timeout"], 0, 3_600_000) ?? 10_000,
+    allowedHosts: hostList(values["allowed-hosts"]),
+    skipWeightCheck: values["skip-weight-check"] ?? false,
   };
+}
+
+function hostList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  const bad = names.find(
+    (name) => name !== "*" && !/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*|[\w.-]+)$/.test(name),
+  );
+  if (names.length === 0 || bad !== undefined) {
+    throw new UsageError("--allowed-hosts", `must be comma-separated host names, got "${value}"`);
+  }
+  return names;
 }
 
 function parse(args: string[]) {
@@ -225,6 +254,9 @@ function parse(args: string[]) {
       concurrency: { type: "string" },
       "max-waiting": { type: "string" },
       timeout: { type: "string" },
+      "shutdown-timeout": { type: "string" },
+      "allowed-hosts": { type: "string" },
+      "skip-weight-check": { type: "boolean" },
       engine: { type: "string" },
       "engine-url": { type: "string" },
       "engine-model": { type: "string" },

@@ -1,7 +1,7 @@
 /**
  * `rtool-server`: parse the command line, then serve a model (listening at once, answering 503
  * until the model is loaded) or pull one. SIGINT/SIGTERM stop accepting connections, let the
- * calls in flight finish, and exit 0.
+ * calls in flight finish until `--shutdown-timeout` (then they get 503), and exit 0.
  */
 import { VERSION } from "@rtool/core";
 import { createOpenAiEngine } from "../engine/openai-engine";
@@ -12,6 +12,9 @@ import { createServer } from "../server";
 import { type PullArgs, parseCliArgs, type ServeArgs, USAGE, UsageError } from "./args";
 import { downloadProgress, loadProgress } from "./progress";
 import { pullModel } from "./pull";
+
+/** A second signal sooner than this after the first is the same Ctrl-C delivered twice. */
+const DUPLICATE_SIGNAL_MS = 1000;
 
 /** Exit codes: 0 done, 1 failure at run time, 2 bad command line or model spec. */
 export type ExitCode = 0 | 1 | 2;
@@ -95,19 +98,24 @@ async function serve(args: ServeArgs): Promise<ExitCode> {
     concurrency: args.concurrency,
     maxWaiting: args.maxWaiting,
     requestTimeoutMs: args.timeoutMs,
+    shutdownTimeoutMs: args.shutdownTimeoutMs,
+    allowedHosts: args.allowedHosts,
   });
 
   let stop!: (code: ExitCode) => void;
   const stopped = new Promise<ExitCode>((resolve) => {
     stop = resolve;
   });
-  let stopping = false;
+  let stoppingSince: number | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      // `bunx` and a terminal both deliver one Ctrl-C: a signal right after the first is that
+      // echo and must not cut the (bounded) drain short; a later one is a person insisting.
+      if (performance.now() - stoppingSince < DUPLICATE_SIGNAL_MS) return;
       console.error(`rtool-server: ${signal} again, exiting now`);
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     console.error(`rtool-server: ${signal}: finishing calls in flight`);
     server.close().then(
       () => stop(0),
@@ -157,6 +165,7 @@ function loadLocal(dir: string, args: ServeArgs, progress: ReturnType<typeof loa
     threads: args.threads,
     draftTokens: args.draftTokens,
     quant: args.quant,
+    skipWeightCheck: args.skipWeightCheck,
     lanes: args.concurrency,
     onProgress: (p) => progress.update(p),
     onWarning: (message) => console.error(`rtool-server: ${message}`),

@@ -36,6 +36,7 @@ export function jsonBody<S extends z.ZodType>(
   options: JsonBodyOptions = DEFAULT_JSON_BODY_OPTIONS,
 ): MiddlewareHandler<JsonBodyEnv<z.infer<S>>> {
   return async (c, next) => {
+    checkContentType(c.req.header("content-type"));
     const bytes = await readBody(c.req.raw, options.maxBytes);
     const data = parseJson(bytes, options.maxDepth);
     const parsed = schema.safeParse(data);
@@ -50,6 +51,18 @@ export function jsonBody<S extends z.ZodType>(
     c.set("body", parsed.data as z.infer<S>);
     await next();
   };
+}
+
+/**
+ * Only `application/json` (parameters such as `charset=utf-8` allowed). A browser sends
+ * `text/plain` or form bodies cross-site without a preflight; refusing them stops a web page
+ * from driving a local server with "simple" requests.
+ */
+function checkContentType(header: string | undefined): void {
+  const mediaType = (header ?? "").split(";")[0]!.trim().toLowerCase();
+  if (mediaType === "application/json") return;
+  const given = header === undefined ? "no Content-Type" : `Content-Type ${JSON.stringify(header)}`;
+  throw new ApiError(415, "unsupported_media_type", "content-type", `must be application/json; got ${given}`);
 }
 
 async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {

@@ -1,7 +1,10 @@
 /**
  * Bounds the time one request may take: past the limit the client gets 504, and the request's
  * abort signal fires so a call still waiting in the queue is dropped instead of run for nobody.
- * The same signal fires when the client disconnects.
+ * The same signal fires when the client disconnects, and when a shutdown's deadline passes
+ * (`shutdown`, whose reason is the 503 the client gets).
+ * For a streamed reply the middleware is done once the stream starts; the route itself then
+ * watches the stream.
  */
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../http/api-error";
@@ -20,23 +23,29 @@ export interface RequestSignalEnv {
  * app.post("/v1/x", (c) => queue.run(work, c.get("signal")));
  * ```
  */
-export function requestTimeout(ms: number): MiddlewareHandler<RequestSignalEnv> {
+export function requestTimeout(ms: number, shutdown?: AbortSignal): MiddlewareHandler<RequestSignalEnv> {
   return async (c, next) => {
-    const controller = new AbortController();
-    const disconnected = c.req.raw.signal;
-    c.set("signal", AbortSignal.any([controller.signal, disconnected]));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new ApiError(504, "timeout", null, `the request took longer than ${ms} ms`);
-        controller.abort(error);
-        reject(error);
-      }, ms);
+    const timeout = new AbortController();
+    const sources = [timeout.signal, c.req.raw.signal];
+    if (shutdown) sources.push(shutdown);
+    const signal = AbortSignal.any(sources);
+    c.set("signal", signal);
+    const timer = setTimeout(() => {
+      timeout.abort(new ApiError(504, "timeout", null, `the request took longer than ${ms} ms`));
+    }, ms);
+    // The request ends the moment its signal fires (its reason is the reply: 504, 503, or the
+    // client's abort, logged as 499); the work behind it stops at its next step.
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
-      await Promise.race([next(), expired]);
+      await Promise.race([next(), aborted]);
     } finally {
       clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort!);
     }
   };
 }

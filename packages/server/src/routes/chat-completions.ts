@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { type CallBody, checkTools, toApiError, toCallerRequest } from "../call-request";
 import type { CallerResult } from "../caller";
+import { runInSlot } from "../cancel/request-work";
 import type { ServerDeps } from "../deps";
 import { ApiError } from "../http/api-error";
 import { type JsonBodyEnv, jsonBody } from "../http/json-body";
@@ -91,13 +92,13 @@ export function createChatCompletionsRoute(deps: ServerDeps): Hono<Env> {
     const body = c.get("body");
     const callBody = chatToCallBody(body);
     checkTools(callBody.tools);
-    const { request, queryField } = toCallerRequest(callBody);
+    const { request, queryField, promptField } = toCallerRequest(callBody);
     const caller = deps.host.caller(deps.format);
     let result: CallerResult;
     try {
-      result = await deps.queue.run(() => caller.call(request), c.get("signal"));
+      result = await runInSlot(deps.queue, c.get("signal"), () => caller.call(request));
     } catch (error) {
-      throw toApiError(error, queryField);
+      throw toApiError(error, queryField, promptField);
     }
     deps.metrics.observeCall(
       Object.keys(result.heads).length,

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { toApiError } from "../call-request";
+import { acquireSlot, runForRequest } from "../cancel/request-work";
 import type { ServerDeps } from "../deps";
 import { CompletionInputError } from "../engine/errors";
 import type { CompletionResult } from "../engine/types";
@@ -34,21 +35,23 @@ export function createCompletionsRoute(deps: ServerDeps): Hono<Env> {
     const signal = c.get("signal");
     let release: () => void;
     try {
-      release = await deps.queue.acquire(signal);
+      release = await acquireSlot(deps.queue, signal);
     } catch (error) {
       throw toApiError(error, "prompt");
     }
     try {
-      const result = await engine.complete({
-        prompts: promptList(body.prompt),
-        maxTokens: body.max_tokens,
-        temperature: body.temperature,
-        stop: body.stop,
-        seed: body.seed,
-        ignoreEos: body.ignore_eos,
-        includeStopInOutput: body.include_stop_str_in_output || body.no_stop_trim,
-        signal,
-      });
+      const complete = () =>
+        engine.complete({
+          prompts: promptList(body.prompt),
+          maxTokens: body.max_tokens,
+          temperature: body.temperature,
+          stop: body.stop,
+          seed: body.seed,
+          ignoreEos: body.ignore_eos,
+          includeStopInOutput: body.include_stop_str_in_output || body.no_stop_trim,
+          signal,
+        });
+      const result = await runForRequest(signal, complete);
       return c.json(toCompletion(result, deps.host.modelName));
     } catch (error) {
       if (error instanceof CompletionInputError) {

@@ -7,6 +7,8 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { checkTools, toApiError, toCallerRequest } from "../call-request";
 import type { CallerResult } from "../caller";
+import { withRequestSignal } from "../cancel/abort-scope";
+import { acquireSlot, runForRequest } from "../cancel/request-work";
 import type { ServerDeps } from "../deps";
 import { ApiError } from "../http/api-error";
 import { type JsonBodyEnv, jsonBody } from "../http/json-body";
@@ -31,14 +33,14 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
     const started = performance.now();
     const body = c.get("body");
     checkTools(body.tools);
-    const { request, queryField } = toCallerRequest(body);
+    const { request, queryField, promptField } = toCallerRequest(body);
     const caller = deps.host.caller(format);
     const signal = c.get("signal");
     let release: () => void;
     try {
-      release = await deps.queue.acquire(signal);
+      release = await acquireSlot(deps.queue, signal);
     } catch (error) {
-      throw toApiError(error, queryField);
+      throw toApiError(error, queryField, promptField);
     }
     const queueMs = performance.now() - started;
     const finish = (result: CallerResult) => {
@@ -52,9 +54,9 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
 
     if (!body.stream) {
       try {
-        return c.json(finish(await caller.call(request)));
+        return c.json(finish(await runForRequest(signal, () => caller.call(request))));
       } catch (error) {
-        throw toApiError(error, queryField);
+        throw toApiError(error, queryField, promptField);
       } finally {
         release();
       }
@@ -63,21 +65,29 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
     return streamSSE(
       c,
       async (stream) => {
+        // A closed stream means the client left: give the slot back and stop decoding for it.
+        const closed = new AbortController();
+        stream.onAbort(() => {
+          release();
+          closed.abort(new DOMException("the client closed the stream", "AbortError"));
+        });
         try {
-          for await (const event of caller.stream(request)) {
-            if ("call" in event) {
-              await stream.writeSSE({ event: "call", data: JSON.stringify(finish(event.call)) });
-            } else {
-              const head = { head: event.head, text: event.text ?? NULL_HEAD, done: event.done };
-              await stream.writeSSE({ event: "head", data: JSON.stringify(head) });
+          await withRequestSignal(AbortSignal.any([signal, closed.signal]), async () => {
+            for await (const event of caller.stream(request)) {
+              if ("call" in event) {
+                await stream.writeSSE({ event: "call", data: JSON.stringify(finish(event.call)) });
+              } else {
+                const head = { head: event.head, text: event.text ?? NULL_HEAD, done: event.done };
+                await stream.writeSSE({ event: "head", data: JSON.stringify(head) });
+              }
             }
-          }
+          });
         } finally {
           release();
         }
       },
       async (error, stream) => {
-        const mapped = toApiError(error, queryField);
+        const mapped = toApiError(error, queryField, promptField);
         const reply =
           mapped instanceof ApiError
             ? mapped.toJSON()

@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import type { ServerDeps } from "../deps";
+import { redactPaths } from "../http/redact-paths";
 
 /**
  * The health route, to mount at `/health`.
@@ -22,12 +23,13 @@ export function createHealthRoute(deps: ServerDeps): Hono {
       status: host.state === "failed" ? "error" : "ok",
       loaded: host.state === "ready",
       state: host.state,
-      model: host.modelName,
+      // Open without a key: the model's directory and the paths in a load error stay private.
+      model: redactPaths(host.modelName),
       version: deps.version,
       provider: host.provider,
       format: deps.format,
       queue: { running: queue.running, waiting: queue.waiting },
-      ...(host.error ? { error: host.error.message } : {}),
+      ...(host.error ? { error: redactPaths(host.error.message) } : {}),
     });
   });
 }
