@@ -334,7 +334,7 @@ function write(rows: Row[], started: number, loadBefore: number) {
     date: new Date().toISOString(),
     machine: { threads, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
     method:
-      "per scenario (first example of each shared/scenarios file), median of --reps timed calls per engine after one untimed call, engines interleaved; every engine warm on the system prefix and teacher-forced to the expected call (rtool: multi-head /v2 heads via createRealtimeCaller; peers: the call as compact JSON with every parameter, null when unused, greedy, llama.cpp under the tools' JSON-schema grammar); call_ms = time to the complete call, prefill_ms = to the first output token's logits, decode_ms = the rest, tokens = forward passes after the prefill",
+      "per scenario (first example of each scenarios/ file), median of --reps timed calls per engine after one untimed call, engines interleaved; every engine warm on the system prefix and teacher-forced to the expected call (rtool: multi-head /v2 heads via createRealtimeCaller; peers: the call as compact JSON with every parameter, null when unused, greedy, llama.cpp under the tools' JSON-schema grammar); call_ms = time to the complete call, prefill_ms = to the first output token's logits, decode_ms = the rest, tokens = forward passes after the prefill",
     reps,
     rows,
     ratios: ratios(rows),
