@@ -10,6 +10,9 @@
  * expected call (see lib/peer-engines.ts): rtool through its multi-head caller, the peers
  * generating the call as JSON text greedily (llama.cpp under its JSON-schema grammar).
  *
+ * The peer engines are not in the default install: `bun run peers:install` adds them under
+ * bench/node_modules; without them their rows say why they were skipped.
+ *
  * Writes bench/results/peers.json and bench/results/peers.svg. Not a test: no thresholds.
  * `--quick`: rt-tiny only. `--reps N`: timed calls per scenario and engine (default 3).
  * `--model DIR`: another checkpoint in rt-tiny's place. `--scenario NAME`: one scenario only.
