@@ -56,6 +56,8 @@ const result = await Bun.build({
   root: join(root, "src"),
   format: "esm",
   target: args.target,
+  // what is bundled in from the workspace (the plugin's @rtool/client) is read from its sources
+  conditions: ["bun"],
   external,
   sourcemap: "linked",
   splitting: args.entries.length > 1,
