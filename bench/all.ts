@@ -84,9 +84,9 @@ function safetensorsParameters(file: string): number | null {
   }
 }
 
-/** The scenario files: `../shared/scenarios` when present (it has the assistant), else the sim's copies. */
+/** The scenario files: the repository's `scenarios/` (it has the assistant), else the sim's copies. */
 function scenarioSource(): { dir: string; scenarios: Record<string, Scenario> } {
-  const shared = join(root, "..", "shared", "scenarios");
+  const shared = join(root, "scenarios");
   const dir = existsSync(shared) ? shared : join(root, "packages", "sim", "src", "scenarios");
   const scenarios: Record<string, Scenario> = {};
   for (const name of Object.keys(simScenarios))

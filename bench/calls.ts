@@ -6,7 +6,7 @@
  * - CPU time per call (server and client share this process, so it is the whole stack's),
  * - peak RSS (sampled after every call, and the process's high-water mark from /proc),
  * - how often the function (and the arguments the scenario fixes) match the expected call.
- * Writes bench/results/calls.json. Scenarios come from `../shared/scenarios` when present.
+ * Writes bench/results/calls.json. Scenarios come from the repository's `scenarios/` folder.
  *
  * Model: `--model DIR`, else the embedded rt-tiny when installed, else a random checkpoint of a
  * small real-time shape with the qwen3-tied fixture's tokenizer (random answers, well-formed under
@@ -34,7 +34,7 @@ import { createServer, type RtoolServer } from "../packages/server/src/server";
 
 const root = join(import.meta.dir, "..");
 
-/** One scenario of `shared/scenarios`, or the fallback. */
+/** One scenario of `scenarios/`, or the fallback. */
 export interface BenchScenario {
   name: string;
   system?: string;
@@ -53,9 +53,9 @@ export function argValue(name: string): string | undefined {
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
-/** The scenarios of `../shared/scenarios`, or two small tools when that folder is absent. */
+/** The scenarios of `scenarios/` at the repository root, or two small tools when that folder is absent. */
 export function loadScenarios(): BenchScenario[] {
-  const dir = join(root, "..", "shared", "scenarios");
+  const dir = join(root, "scenarios");
   if (existsSync(dir)) {
     return readdirSync(dir)
       .filter((f) => f.endsWith(".json"))

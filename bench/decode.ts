@@ -1,7 +1,7 @@
 /**
  * `bun run bench:decode`: multi-head parallel decoding against sequential JSON decoding, in one
  * run, at a tiny shape and the Qwen2.5-0.5B shape (random weights in memory), with the tool sets
- * and first examples of `../shared/scenarios`. Writes bench/results/decode.json, prints a table.
+ * and first examples of `scenarios/`. Writes bench/results/decode.json, prints a table.
  *
  * Random weights decode random text, so both sides are teacher-forced to the scenario's expected
  * call (missing required values filled in by type): the multi-head side through
@@ -47,7 +47,7 @@ import { BENCH_SHAPES } from "./lib/shapes";
 import { loadAverage, timeIt } from "./lib/timing";
 
 const root = join(import.meta.dir, "..");
-const scenariosDir = join(root, "..", "shared", "scenarios");
+const scenariosDir = join(root, "scenarios");
 const quick = process.argv.includes("--quick");
 
 interface Scenario {
@@ -64,7 +64,7 @@ interface Scenario {
 function loadScenarios(): Scenario[] {
   if (!existsSync(scenariosDir)) {
     throw new Error(
-      `bench:decode needs the reference scenarios at ${scenariosDir} (../shared/scenarios beside the repo)`,
+      `bench:decode needs the reference scenarios at ${scenariosDir} (the repository's scenarios/ folder)`,
     );
   }
   return readdirSync(scenariosDir)

@@ -10,6 +10,9 @@
  * expected call (see lib/peer-engines.ts): rtool through its multi-head caller, the peers
  * generating the call as JSON text greedily (llama.cpp under its JSON-schema grammar).
  *
+ * The peer engines are not in the default install: `bun run peers:install` adds them under
+ * bench/node_modules; without them their rows say why they were skipped.
+ *
  * Writes bench/results/peers.json and bench/results/peers.svg. Not a test: no thresholds.
  * `--quick`: rt-tiny only. `--reps N`: timed calls per scenario and engine (default 3).
  * `--model DIR`: another checkpoint in rt-tiny's place. `--scenario NAME`: one scenario only.
@@ -334,7 +337,7 @@ function write(rows: Row[], started: number, loadBefore: number) {
     date: new Date().toISOString(),
     machine: { threads, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
     method:
-      "per scenario (first example of each shared/scenarios file), median of --reps timed calls per engine after one untimed call, engines interleaved; every engine warm on the system prefix and teacher-forced to the expected call (rtool: multi-head /v2 heads via createRealtimeCaller; peers: the call as compact JSON with every parameter, null when unused, greedy, llama.cpp under the tools' JSON-schema grammar); call_ms = time to the complete call, prefill_ms = to the first output token's logits, decode_ms = the rest, tokens = forward passes after the prefill",
+      "per scenario (first example of each scenarios/ file), median of --reps timed calls per engine after one untimed call, engines interleaved; every engine warm on the system prefix and teacher-forced to the expected call (rtool: multi-head /v2 heads via createRealtimeCaller; peers: the call as compact JSON with every parameter, null when unused, greedy, llama.cpp under the tools' JSON-schema grammar); call_ms = time to the complete call, prefill_ms = to the first output token's logits, decode_ms = the rest, tokens = forward passes after the prefill",
     reps,
     rows,
     ratios: ratios(rows),

@@ -8,7 +8,7 @@
  * Model: `--model DIR`, else the embedded rt-tiny when installed, else a random checkpoint of a
  * small real-time shape (hidden 256, 4 layers, the qwen3-tied fixture's tokenizer) written to a
  * temporary directory: answers are random but well-formed under constrained decoding. With
- * rt-tiny, the robot-arm scenario's tools and system prompt are used when `../shared/scenarios`
+ * rt-tiny, the robot-arm scenario's tools and system prompt are used when `scenarios/`
  * is there; otherwise two small tools.
  * A benchmark, not a test: no thresholds. `--calls N` sets calls per level (default 96);
  * `--threads N` the ONNX Runtime threads (default: the physical cores).
@@ -81,7 +81,7 @@ interface Workload {
 }
 
 function workload(name: string): Workload {
-  const scenario = join(root, "..", "shared", "scenarios", "robotic_arm.json");
+  const scenario = join(root, "scenarios", "robotic_arm.json");
   const places = ["red gear", "blue cap", "tray", "bin", "home"];
   if (name === "rt-tiny" && existsSync(scenario)) {
     const s = JSON.parse(readFileSync(scenario, "utf8")) as { system: string; tools: unknown[] };

@@ -1,6 +1,6 @@
 /**
  * `bun run bench:tiny`: the embedded model's speed as a game or robot sees it. For every scenario
- * of `../shared/scenarios`, one client sends `--calls N` (default 200) warm calls to
+ * of `scenarios/`, one client sends `--calls N` (default 200) warm calls to
  * `/v2/function_call` on a loopback rtool-server, one at a time, cycling over the scenario's
  * examples, and the round trip of each (request sent -> JSON reply parsed) is timed.
  * Reports median and p99 round trip and calls/s per scenario; writes bench/results/tiny.json.

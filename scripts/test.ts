@@ -19,6 +19,15 @@ const workspaces = [
   join(root, "tools", "train"),
 ];
 
+// The peer engines (node-llama-cpp, transformers.js) are an optional install of their own
+// (`bun run peers:install`, about 700 MB); their round-trip tests run only where they are there.
+const peerEngines = join(root, "bench", "node_modules", "node-llama-cpp");
+if (existsSync(peerEngines)) workspaces.push(join(root, "bench"));
+else
+  console.log(
+    "bench/peer-roundtrip.test.ts not run: the optional peer engines are not installed (bun run peers:install; CI installs them)",
+  );
+
 function hasTests(dir: string): boolean {
   const walk = (d: string): boolean =>
     readdirSync(d).some((name) => {

@@ -90,7 +90,9 @@ export async function transformersJsEngine(
   tokenizer: RtoolTokenizer,
   threads: number,
 ): Promise<PeerEngine> {
-  const tjs: Tjs = await import("@huggingface/transformers");
+  const tjs: Tjs = await import("@huggingface/transformers").catch((error: unknown) => {
+    throw new Error(`transformers.js is not installed (the peer engines are optional: bun run peers:install): ${error}`);
+  });
   const { AutoModelForCausalLM, env, Tensor, DynamicCache, LogitsProcessor, LogitsProcessorList } = tjs;
   env.allowRemoteModels = false;
   const { dirname, basename } = await import("node:path");
@@ -180,7 +182,7 @@ export async function loadLlama(): Promise<{ lib: NodeLlama; llama: Llama } | st
     const llama = await lib.getLlama({ gpu: false, build: "never", logLevel: lib.LlamaLogLevel.error });
     return { lib, llama };
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return `${error instanceof Error ? error.message : String(error)} (the peer engines are optional: bun run peers:install)`;
   }
 }
 

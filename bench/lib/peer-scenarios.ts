@@ -18,8 +18,8 @@ import {
 import { maxParameterCount, normalizeTools, type ToolSpec } from "../../packages/core/src/prompt/tools";
 import type { RtoolTokenizer } from "../../packages/core/src/tokenizer";
 
-/** Where the reference scenarios live: `shared/scenarios` beside the repository. */
-export const SCENARIOS_DIR = join(import.meta.dir, "..", "..", "..", "shared", "scenarios");
+/** Where the reference scenarios live: `scenarios/` at the repository root. */
+export const SCENARIOS_DIR = join(import.meta.dir, "..", "..", "scenarios");
 
 type Value = string | number | boolean | null;
 

@@ -246,7 +246,7 @@ async function main(): Promise<void> {
   ]);
   const modelDir = option("model") ?? join(import.meta.dir, "..", "..", "packages", "model-rt-tiny", "model");
   const requests = option("requests") ?? join(import.meta.dir, "out", "heldout-requests.jsonl");
-  const scenarios = option("scenarios") ?? join(import.meta.dir, "..", "..", "..", "shared", "scenarios");
+  const scenarios = option("scenarios") ?? join(import.meta.dir, "..", "..", "scenarios");
   const quant = (option("quant") ?? "none") as "none" | "int8";
   const minExact = Number(option("min-exact") ?? "0");
   const cellLimit = option("per-cell");

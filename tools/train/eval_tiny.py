@@ -25,7 +25,7 @@ from train_tiny import read_groups  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_MODEL = os.path.join(HERE, "..", "..", "packages", "model-rt-tiny", "model")
-DEFAULT_SCENARIOS = os.path.join(HERE, "..", "..", "..", "shared", "scenarios")
+DEFAULT_SCENARIOS = os.path.join(HERE, "..", "..", "scenarios")
 
 
 def sample_groups(groups: list[dict], per_group: int | None) -> list[dict]:

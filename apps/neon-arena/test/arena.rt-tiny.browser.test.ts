@@ -6,7 +6,7 @@
  * arena rules, the paddle and the bird are driven by model calls) and prints what the model
  * chose, its latency and achieved rates. For the committed rt-tiny it also checks what that model
  * does (measured): Amiya's skill fires, the ships both move and shoot, the paddle follows the
- * ball closer than a still paddle would. Screenshots: bench/results/screens/rt-tiny-*.png.
+ * ball closer than a still paddle would. Screenshots: .cache/screens/rt-tiny-*.png (bench/results/screens with RTOOL_UPDATE_SCREENS=1).
  * Skips where chromium or the model is absent.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -11,7 +11,16 @@ import type { ArenaSnapshot } from "../src/client/arena-hub";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
-export const SCREENS = join(import.meta.dir, "..", "..", "..", "bench", "results", "screens");
+/**
+ * Where screenshots go: a git-ignored folder, so a test run never rewrites tracked files. The
+ * committed ones under bench/results/screens are refreshed only on request (`bun run bench`, or
+ * `RTOOL_UPDATE_SCREENS=1 bun run test`).
+ */
+export const SCREENS =
+  process.env.RTOOL_UPDATE_SCREENS === "1"
+    ? join(import.meta.dir, "..", "..", "..", "bench", "results", "screens")
+    : join(import.meta.dir, "..", "..", "..", ".cache", "screens");
+mkdirSync(SCREENS, { recursive: true });
 
 const CHROMIUM_ARGS = [
   "--headless",

@@ -4,9 +4,9 @@ import { join } from "node:path";
 const root = join(import.meta.dir, "..");
 
 // tsc over Phaser's 150k lines of types takes a few seconds on a busy machine.
-test("the build gives an ESM bundle with phaser external, and bun pm pack ships only dist, README and package.json", async () => {
-  const build = Bun.spawnSync(["bun", "build.ts"], { cwd: root, stderr: "pipe", stdout: "pipe" });
-  expect(build.stderr.toString()).toBe("");
+test("the build gives an ESM bundle with phaser external, and bun pm pack ships dist, the non-test sources, README, LICENSE and package.json", async () => {
+  const build = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stderr: "pipe", stdout: "pipe" });
+  expect(build.stderr.toString()).not.toContain("error");
   expect(build.exitCode).toBe(0);
 
   const bundle = await Bun.file(join(root, "dist/index.js")).text();
@@ -43,14 +43,23 @@ test("the build gives an ESM bundle with phaser external, and bun pm pack ships 
   expect(files).toContain("dist/headless.js");
   expect(files).toContain("dist/headless.d.ts");
   expect(files).toContain("dist/plugin.d.ts");
-  expect(files.filter((f) => /test|\.ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
-  expect(files.every((f) => f === "package.json" || f === "README.md" || f.startsWith("dist/"))).toBe(true);
+  expect(files).toContain("LICENSE");
+  // The sources ride along for the `bun` export condition; tests and fixtures do not.
+  expect(files.filter((f) => /test/.test(f))).toEqual([]);
+  expect(
+    files.every((f) => ["package.json", "README.md", "LICENSE"].includes(f) || /^(dist|src)\//.test(f)),
+  ).toBe(true);
 
   const manifest = (await Bun.file(join(root, "package.json")).json()) as {
     dependencies?: Record<string, string>;
     peerDependencies: Record<string, string>;
     exports: Record<string, Record<string, string>>;
   };
+  // Every condition points at a file the tarball holds (no `development` -> unpublished src).
+  for (const conditions of Object.values(manifest.exports))
+    if (typeof conditions === "object")
+      for (const target of Object.values(conditions)) expect(files).toContain(target.replace(/^\.\//, ""));
+  expect(Object.keys(manifest.dependencies ?? {})).toEqual(["@rtool/client"]);
   expect(manifest.peerDependencies.phaser).toBeDefined();
   expect(manifest.dependencies?.phaser).toBeUndefined();
   expect(manifest.exports["."].types).toBe("./dist/index.d.ts");

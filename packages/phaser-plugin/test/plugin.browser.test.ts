@@ -34,6 +34,8 @@ describe.skipIf(!hasChromium)("RtoolPlugin in chromium", () => {
       entrypoints: [join(import.meta.dir, "browser-page.ts")],
       target: "browser",
       format: "esm",
+      // @rtool/client from its sources (the workspace's "bun" condition), no build needed first
+      conditions: ["bun"],
     });
     if (!built.success) throw new Error(built.logs.join("\n"));
     const bundle = await built.outputs[0]!.text();

@@ -1,7 +1,7 @@
 /**
  * The reference scenarios the worlds serve, loaded from copies inside this package so that
- * `@rtool/sim` works without the shared folder at run time. `scenarios.test.ts` keeps the copies
- * equal to `../shared/scenarios` wherever that folder sits next to the repository.
+ * `@rtool/sim` works outside this repository. `scenarios.test.ts` keeps the copies
+ * equal to the repository's `scenarios/` folder.
  */
 import digitalHuman from "./scenarios/digital_human.json";
 import flappyBird from "./scenarios/flappy_bird.json";

@@ -15,7 +15,7 @@ export class ScenarioFileError extends Error {
 
 /** The shared scenarios folder: `../shared/scenarios` beside the repository root. */
 export function defaultScenarioDir(): string {
-  return join(import.meta.dir, "..", "..", "..", "..", "shared", "scenarios");
+  return join(import.meta.dir, "..", "..", "..", "scenarios");
 }
 
 /**

@@ -41,14 +41,14 @@ const FORWARDED_REPLY_HEADERS = ["content-type", "retry-after", "cache-control"]
 
 /**
  * Builds the browser bundle. The plugin resolves to its TypeScript source through the
- * "development" export condition, so no package build is needed first.
+ * "bun" export condition (the workspace sources), so no package build is needed first.
  */
 export async function buildArenaBundle(minify = false): Promise<string> {
   const result = await Bun.build({
     entrypoints: [join(import.meta.dir, "..", "client", "main.ts")],
     target: "browser",
     format: "esm",
-    conditions: ["development"],
+    conditions: ["bun"],
     minify,
   });
   if (!result.success) throw new BundleError(result.logs.map((log) => String(log)));

@@ -10,7 +10,7 @@ import { ToolSchemaError } from "../prompt/tools";
 import { defineTool, isToolDefinition } from "./define-tool";
 import { ToolRegistry } from "./registry";
 
-/** Tools as `shared/scenarios` writes them (robot arm, avatar, flappy bird). */
+/** Tools as `scenarios/` writes them (robot arm, avatar, flappy bird). */
 const SCENARIO_TOOLS = [
   {
     type: "function",

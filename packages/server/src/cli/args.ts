@@ -102,8 +102,8 @@ Options:
   -h, --help               this text
   -v, --version            the version
 
-Routes: GET /health, POST /v1/function_call, POST /v2/function_call, POST /v1/chat/completions,
-POST /v1/completions, GET /metrics, GET /openapi.json, GET /docs.
+Routes: GET /health, GET /v1/models, POST /v1/function_call, POST /v2/function_call,
+POST /v1/chat/completions, POST /v1/completions, GET /metrics, GET /openapi.json, GET /docs.
 Pull: HF_TOKEN is sent when set; --endpoint (or HF_ENDPOINT) points at a mirror.`;
 
 function oneOf<T extends string>(option: string, value: string, allowed: readonly T[]): T {

@@ -97,6 +97,32 @@ describe("rtool-server", () => {
     }
   });
 
+  test("--help lists every route the server answers", async () => {
+    const help = await run(["--help"]);
+    for (const route of [
+      "GET /health",
+      "GET /v1/models",
+      "POST /v1/function_call",
+      "POST /v2/function_call",
+      "POST /v1/chat/completions",
+      "POST /v1/completions",
+      "GET /metrics",
+      "GET /openapi.json",
+      "GET /docs",
+    ])
+      expect(help.stdout.replace(/\s+/g, " ")).toContain(route);
+  });
+
+  test("pull against an unreachable hub is an error: exit 1, the cause printed, no \"done\"", async () => {
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+    const closed = `http://127.0.0.1:${probe.port}`;
+    probe.stop(true);
+    const result = await run(["pull", "org/m", "--dir", join(work, "never"), "--endpoint", closed]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("rtool-server pull:");
+    expect(`${result.stdout}\n${result.stderr}`).not.toMatch(/\bdone\b/);
+  });
+
   test("SIGTERM during in-flight calls: they complete and the process exits 0", async () => {
     const child = Bun.spawn(
       [

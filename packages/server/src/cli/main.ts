@@ -67,7 +67,8 @@ async function pull(args: PullArgs): Promise<ExitCode> {
     console.log(`pulled ${args.repo} into ${result.dir}; serve it with: rtool-server --model ${result.dir}`);
     return 0;
   } catch (error) {
-    progress.done();
+    // no "done" here: a network error mid-download is a failure, reported as one
+    progress.fail();
     console.error(`rtool-server pull: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }

@@ -59,6 +59,8 @@ export interface DownloadProgressDisplay {
   plan(totalBytes: number, files: number): void;
   update(file: string, doneBytes: number): void;
   done(): void;
+  /** Ends the display without claiming success: the caller prints the error. */
+  fail(): void;
 }
 
 /** Creates the download progress display. */
@@ -73,6 +75,7 @@ export function downloadProgress(repo: string, stream: NodeJS.WriteStream): Down
         lastFile = file;
       },
       done: () => stream.write("  done\n"),
+      fail: () => {},
     };
   }
   const bar = new SingleBar(
@@ -87,5 +90,6 @@ export function downloadProgress(repo: string, stream: NodeJS.WriteStream): Down
     },
     update: (file, done) => bar.update(done, { file, done: mb(done), all: mb(total) }),
     done: () => bar.stop(),
+    fail: () => bar.stop(),
   };
 }
