@@ -62,6 +62,7 @@ def main() -> None:
     p.add_argument("--per-group", type=int, default=None, help="held-out items per group (default: all)")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--ts-eval", help="JSON written by `bun run eval:tiny -- --json FILE`, added to the card")
+    p.add_argument("--skip-eval", action="store_true", help="no held-out evaluation (the GPU script's CPU smoke run)")
     p.add_argument("--card-only", action="store_true", help="rewrite the card from the run's saved eval.json")
     p.add_argument("--history", help="markdown of the earlier training phases (e.g. tools/train/phases.md), added to the card")
     args = p.parse_args()
@@ -84,7 +85,7 @@ def main() -> None:
         diff = check_round_trip(trained, exported, train_groups)
         print(f"export reloads: max |logit diff| fp32 vs fp16 = {diff:.4f}", flush=True)
         heldout = os.path.join(args.data, "heldout.jsonl")
-        if os.path.exists(heldout):
+        if os.path.exists(heldout) and not args.skip_eval:
             evaluation = run_eval(exported, heldout, tokenizer, args.per_group, None)
             with open(eval_path, "w", encoding="utf-8") as f:
                 json.dump(evaluation, f, indent=2, ensure_ascii=False)

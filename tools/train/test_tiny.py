@@ -7,8 +7,10 @@ alone.
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -115,3 +117,22 @@ class SafetensorsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GpuScriptTest(unittest.TestCase):
+    """tools/train/gpu/train.sh, the prepared GPU run, end to end on the CPU with a few steps."""
+
+    def test_shards_train_and_export_on_cpu(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus, shards, dest = (os.path.join(tmp, d) for d in ("corpus", "shards", "dest"))
+            subprocess.run([sys.executable, os.path.join(here, "make_synthetic.py"), corpus, "--groups", "8", "--heldout-groups", "2"], check=True)
+            with open(os.path.join(corpus, "tokenizer_config.json"), "w", encoding="utf-8") as f:
+                f.write("{}")
+            open(os.path.join(corpus, "READY"), "w").close()
+            subprocess.run(["bash", os.path.join(here, "gpu", "make-shards.sh"), shards, corpus], check=True)
+            env = {**os.environ, "SMOKE": "1"}
+            subprocess.run(["bash", os.path.join(here, "gpu", "train.sh"), shards, dest], check=True, env=env)
+            self.assertTrue(os.path.getsize(os.path.join(dest, "model.safetensors")) > 0)
+            with open(os.path.join(dest, "config.json"), encoding="utf-8") as f:
+                self.assertEqual(json.load(f)["model_type"], "qwen3")

@@ -71,6 +71,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="start from the weights of an exported model directory (e.g. packages/model-rt-tiny/model): "
         "its shape replaces the shape flags; optimizer, step and schedule start afresh",
     )
+    p.add_argument("--device", default="cpu", help="torch device: cpu, or cuda for tools/train/gpu/train.sh")
     p.add_argument("--bench", type=int, default=0, help="run N steps, print throughput, exit")
     return p.parse_args(argv)
 
@@ -156,6 +157,8 @@ def main(argv: list[str] | None = None) -> None:
         cfg = model.cfg
     else:
         model = Qwen3ForCausalLM(cfg)
+    device = torch.device(args.device)
+    model = model.to(device)
     optimizer = make_optimizer(model, args)
     groups = read_groups(os.path.join(args.data, "train.jsonl"))
     heldout_path = os.path.join(args.data, "heldout.jsonl")
@@ -173,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     step, epoch, cursor, elapsed_before = 0, 0, 0, 0.0
     totals = {"tokens": 0, "targets": 0, "sequences": 0}
     if args.resume and os.path.exists(ckpt_path):
-        state = torch.load(ckpt_path)
+        state = torch.load(ckpt_path, map_location="cpu")
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         step, epoch, cursor = state["step"], state["epoch"], state["cursor"]
@@ -231,10 +234,10 @@ def main(argv: list[str] | None = None) -> None:
                 say(f"epoch {epoch}")
             g, chunk = sequences[cursor]
             cursor += 1
-            packed.append(pack(groups[g]["prefix"], chunk))
+            packed.append(pack(groups[g]["prefix"], chunk).to(device))
         n_targets = sum(p.num_targets for p in packed)
         for seq in packed:
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
                 loss_sum, correct = packed_loss_sum(model, seq)
             (loss_sum / n_targets).backward()
             window["loss"] += float(loss_sum)

@@ -13,7 +13,7 @@ export class ScenarioFileError extends Error {
   }
 }
 
-/** The shared scenarios folder: `../shared/scenarios` beside the repository root. */
+/** The scenarios folder at the repository root (`scenarios/`). */
 export function defaultScenarioDir(): string {
   return join(import.meta.dir, "..", "..", "..", "scenarios");
 }

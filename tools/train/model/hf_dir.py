@@ -147,7 +147,7 @@ def load_hf_dir(path: str) -> Qwen3ForCausalLM:
 
 def load_checkpoint(path: str) -> Qwen3ForCausalLM:
     """Model of a training checkpoint written by train_tiny.py."""
-    state = torch.load(path)
+    state = torch.load(path, map_location="cpu")
     model = Qwen3ForCausalLM(Qwen3Config(**state["config"]))
     model.load_state_dict(state["model"])
     return model.eval()

@@ -34,6 +34,11 @@ class PackedSequence:
     labels: torch.Tensor  # [M]
     real_tokens: int  # prefix + unpadded item tokens (what the model really had to read)
 
+    def to(self, device: torch.device | str) -> "PackedSequence":
+        """The same sequence with every tensor on `device` (the GPU path of train_tiny.py)."""
+        moved = {k: v.to(device, non_blocking=True) if isinstance(v, torch.Tensor) else v for k, v in vars(self).items()}
+        return PackedSequence(**moved)
+
     @property
     def num_targets(self) -> int:
         return int(self.labels.shape[0])
@@ -140,7 +145,7 @@ def packed_loss_sum(model, seq: PackedSequence) -> tuple[torch.Tensor, torch.Ten
     """Summed cross-entropy over the sequence's head targets, and the number of correct argmaxes."""
     hidden = packed_hidden(model, seq)
     # the tied head in float32 even under bf16 autocast: it is cheap (targets only) and sets the loss
-    with torch.autocast("cpu", enabled=False):
+    with torch.autocast(hidden.device.type, enabled=False):
         logits = model.logits(hidden.float())
     loss = torch.nn.functional.cross_entropy(logits, seq.labels, reduction="sum")
     correct = (logits.argmax(-1) == seq.labels).sum()

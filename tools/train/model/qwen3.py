@@ -57,7 +57,7 @@ class RMSNorm(nn.Module):
 
 def rope_cos_sin(positions: torch.Tensor, head_dim: int, theta: float) -> tuple[torch.Tensor, torch.Tensor]:
     """cos/sin tables [..., head_dim] for integer positions, HF layout (freqs repeated twice)."""
-    inv_freq = 1.0 / (theta ** (torch.arange(0, head_dim, 2, dtype=torch.float32) / head_dim))
+    inv_freq = 1.0 / (theta ** (torch.arange(0, head_dim, 2, dtype=torch.float32, device=positions.device) / head_dim))
     freqs = positions.float()[..., None] * inv_freq
     emb = torch.cat([freqs, freqs], dim=-1)
     return emb.cos(), emb.sin()
@@ -260,8 +260,8 @@ class Qwen3ForCausalLM(nn.Module):
         t = ids.shape[0]
         if positions is None:
             start = 0 if context is None else context[0].k.shape[-2]
-            positions = torch.arange(start, start + t)
-        mask = torch.ones(t, t, dtype=torch.bool).tril()[None]
+            positions = torch.arange(start, start + t, device=ids.device)
+        mask = torch.ones(t, t, dtype=torch.bool, device=ids.device).tril()[None]
         hidden, kv = self.blocks(ids[None], positions[None], mask, context)
         return hidden[0], [KV(layer.k[:, 0], layer.v[:, 0]) for layer in kv]
 
