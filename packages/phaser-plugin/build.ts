@@ -10,7 +10,11 @@ const dist = join(root, "dist");
 rmSync(dist, { recursive: true, force: true });
 
 const result = await Bun.build({
-  entrypoints: [join(root, "src/index.ts"), join(root, "src/headless.ts")],
+  entrypoints: [
+    join(root, "src/index.ts"),
+    join(root, "src/headless.ts"),
+    join(root, "src/in-page/index.ts"),
+  ],
   outdir: dist,
   format: "esm",
   target: "browser",
