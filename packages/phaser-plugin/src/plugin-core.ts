@@ -15,6 +15,7 @@ import {
 } from "./client";
 import type { RtoolEvents, ServerStatus } from "./events";
 import type { FunctionTool, ToolDefinition } from "./tool-schema";
+import type { Transport } from "./transport";
 
 /** Registry key a game may set to configure every scene's plugin: `game.registry.set(RTOOL_OPTIONS_KEY, {...})`. */
 export const RTOOL_OPTIONS_KEY = "rtool.options";
@@ -23,6 +24,12 @@ export const RTOOL_OPTIONS_KEY = "rtool.options";
 export interface RtoolPluginOptions extends Omit<RtoolClientOptions, "dispatch" | "now"> {
   /** Draw "rtool: server offline, retrying…" in the scene's top-right corner when not online; default true. */
   showStatus?: boolean;
+  /**
+   * Who decodes the calls: "server" (an rtool-server at `serverUrl`, the default) or an engine
+   * object such as `inPageEngine(...)` from `@rtool/phaser-plugin/in-page` (the model in a Web
+   * Worker of the page). Agents, commands and events are the same with either.
+   */
+  engine?: "server" | { readonly transport: Transport };
 }
 
 /** The API both plugins expose as `this.rtool`. */
@@ -71,7 +78,8 @@ export class PluginCore {
       const fromRegistry = this.game()?.registry.get(RTOOL_OPTIONS_KEY) as RtoolPluginOptions | undefined;
       const options = this.options ?? this.configured() ?? fromRegistry ?? {};
       this.options = options;
-      this.active = new RtoolClient({ ...options, dispatch: "update" });
+      const engine = typeof options.engine === "object" ? { transport: options.engine.transport } : {};
+      this.active = new RtoolClient({ ...options, ...engine, dispatch: "update" });
     }
     return this.active;
   }

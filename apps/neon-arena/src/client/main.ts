@@ -1,7 +1,8 @@
 /**
  * The page's entry: the HUD, the hub, and the Phaser game with the rtool scene plugin. The
  * plugin talks to `/rtool` on this page's origin (the app server forwards it to rtool-server),
- * or to `?server=URL`. `?scene=pong|flappy` opens another scene. The Canvas renderer is the
+ * or to `?server=URL`; `?engine=in-page` runs rt-tiny in a Web Worker of the page instead (no
+ * server). `?scene=pong|flappy` opens another scene. The Canvas renderer is the
  * default: these few glowing lines draw as fast there, and without a GPU (headless chromium)
  * WebGL runs in software at a third of the frame rate, starving the agents' loops;
  * `?renderer=webgl` or `?renderer=auto` opts in. `window.rtoolArena.state()` is the tests'
@@ -11,6 +12,7 @@ import { RTOOL_OPTIONS_KEY, RtoolPlugin } from "@rtool/phaser-plugin";
 import Phaser from "phaser";
 import { ArenaHub, type ArenaSnapshot } from "./arena-hub";
 import { Hud, SCENE_TITLES, type SceneKey } from "./hud";
+import { type InPageStatus, startInPage } from "./in-page";
 import { NEON } from "./neon";
 import { ArenaScene } from "./scenes/arena-scene";
 import { FlappyScene } from "./scenes/flappy-scene";
@@ -22,6 +24,8 @@ declare global {
     rtoolArena: {
       /** A deeply frozen snapshot: scene, server status, recent calls, per-agent figures, game state. */
       state(): ArenaSnapshot;
+      /** The in-page model's load, with `?engine=in-page`; absent on the server engine. */
+      inPage?: InPageStatus;
     };
   }
 }
@@ -31,6 +35,7 @@ const serverUrl = params.get("server") ?? `${location.origin}/rtool`;
 const firstScene = (params.get("scene") ?? "arena") as SceneKey;
 const RENDERERS: Record<string, number> = { canvas: Phaser.CANVAS, webgl: Phaser.WEBGL, auto: Phaser.AUTO };
 const renderer = RENDERERS[params.get("renderer") ?? "canvas"] ?? Phaser.CANVAS;
+const inPage = params.get("engine") === "in-page" ? startInPage() : null;
 
 let game: Phaser.Game;
 const hud = new Hud(document.getElementById("bar")!, document.getElementById("hud")!, {
@@ -58,10 +63,14 @@ game = new Phaser.Game({
   plugins: { scene: [{ key: "rtool", plugin: RtoolPlugin, mapping: "rtool" }] },
   callbacks: {
     preBoot: (booting) => {
-      booting.registry.set(RTOOL_OPTIONS_KEY, { serverUrl, stream: true });
+      booting.registry.set(RTOOL_OPTIONS_KEY, {
+        serverUrl,
+        stream: true,
+        engine: inPage?.engine ?? "server",
+      });
       booting.registry.set(HUB_KEY, hub);
     },
   },
 });
 
-window.rtoolArena = { state: () => hub.state() };
+window.rtoolArena = { state: () => hub.state(), ...(inPage ? { inPage: inPage.status } : {}) };

@@ -4,12 +4,16 @@
  * one origin (no CORS to configure) and the server can stay on loopback.
  */
 import { join } from "node:path";
+import { inPageAssets } from "./in-page-assets";
 import { arenaPage } from "./page";
 
 /** Options of {@link startArenaApp}. */
 export interface ArenaAppOptions {
-  /** rtool-server base URL the `/rtool` prefix forwards to, e.g. `http://127.0.0.1:8899`. */
-  rtoolUrl: string;
+  /**
+   * rtool-server base URL the `/rtool` prefix forwards to, e.g. `http://127.0.0.1:8899`; omit when
+   * pages run the model themselves (`?engine=in-page`).
+   */
+  rtoolUrl?: string;
   /** Interface to bind; default 127.0.0.1. */
   hostname?: string;
   /** Port; default 5173; 0 picks a free one. */
@@ -40,12 +44,13 @@ const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "authorization"];
 const FORWARDED_REPLY_HEADERS = ["content-type", "retry-after", "cache-control"];
 
 /**
- * Builds the browser bundle. The plugin resolves to its TypeScript source through the
- * "bun" export condition (the workspace sources), so no package build is needed first.
+ * Bundles one browser entry of `src/client` (the page's `main.ts`, the in-page worker). The
+ * plugin and core resolve to their TypeScript sources through the "bun" export condition (the
+ * workspace sources), so no package build is needed first.
  */
-export async function buildArenaBundle(minify = false): Promise<string> {
+export async function bundleClient(entry: string, minify = false): Promise<string> {
   const result = await Bun.build({
-    entrypoints: [join(import.meta.dir, "..", "client", "main.ts")],
+    entrypoints: [join(import.meta.dir, "..", "client", entry)],
     target: "browser",
     format: "esm",
     conditions: ["bun"],
@@ -53,6 +58,11 @@ export async function buildArenaBundle(minify = false): Promise<string> {
   });
   if (!result.success) throw new BundleError(result.logs.map((log) => String(log)));
   return result.outputs[0]!.text();
+}
+
+/** Builds the page's bundle. */
+export async function buildArenaBundle(minify = false): Promise<string> {
+  return bundleClient("main.ts", minify);
 }
 
 /**
@@ -65,7 +75,8 @@ export async function buildArenaBundle(minify = false): Promise<string> {
 export async function startArenaApp(options: ArenaAppOptions): Promise<ArenaApp> {
   const bundle = await buildArenaBundle(options.minify ?? false);
   const page = arenaPage();
-  const upstream = options.rtoolUrl.replace(/\/+$/, "");
+  const upstream = options.rtoolUrl?.replace(/\/+$/, "") ?? null;
+  const assets = inPageAssets(options.minify ?? false);
   const hostname = options.hostname ?? "127.0.0.1";
 
   const server = Bun.serve({
@@ -82,7 +93,9 @@ export async function startArenaApp(options: ArenaAppOptions): Promise<ArenaApp>
         return new Response(bundle, { headers: { "content-type": "text/javascript; charset=utf-8" } });
       }
       if (url.pathname === "/favicon.ico") return new Response(null, { status: 204 });
-      if (url.pathname.startsWith("/rtool/"))
+      const asset = assets(url.pathname);
+      if (asset) return asset;
+      if (url.pathname.startsWith("/rtool/") && upstream)
         return forward(request, `${upstream}${url.pathname.slice(6)}${url.search}`);
       return new Response("not found", { status: 404 });
     },

@@ -2,8 +2,9 @@
  * The tensors a Qwen2 / Qwen3 decoder needs, by Hugging Face name and shape, and a check that a
  * checkpoint provides them before any graph is built.
  */
+
+import { FLOAT_DTYPES } from "./dtypes";
 import { TensorDtypeError, TensorMissingError, TensorShapeError } from "./errors";
-import { FLOAT_DTYPES } from "./safetensors";
 import type { QwenConfig, WeightSource } from "./types";
 
 /**

@@ -4,23 +4,12 @@
  * positioned read when asked for, so a multi-gigabyte shard is never held in memory.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { DTYPE_BYTES, FLOAT_DTYPES } from "./dtypes";
 import { SafetensorsError, TensorDtypeError, TensorMissingError } from "./errors";
 import { convertBfloat16ToFloat32, convertHalfToFloat32 } from "./half-float";
 import type { SafetensorsDtype, TensorInfo, WeightSource } from "./types";
 
-/** Bytes per element of every dtype rtool reads. */
-export const DTYPE_BYTES: Readonly<Record<SafetensorsDtype, number>> = {
-  F32: 4,
-  F16: 2,
-  BF16: 2,
-  I32: 4,
-  I64: 8,
-  I8: 1,
-  U8: 1,
-};
-
-/** Floating point dtypes that {@link WeightSource.readFloat32} widens to float32. */
-export const FLOAT_DTYPES: readonly SafetensorsDtype[] = ["F32", "F16", "BF16"];
+export { DTYPE_BYTES, FLOAT_DTYPES } from "./dtypes";
 
 /** Where one tensor's bytes lie in its file. */
 export interface StoredTensor extends TensorInfo {

@@ -1,32 +1,15 @@
 /**
- * {@link DecoderRuntime} on an ONNX Runtime session running a graph from `graph/qwen.ts`.
- * Inputs are handed to ONNX Runtime as views of the caller's arrays (no copy), and the present
- * KV tensors ONNX Runtime returns become the next {@link KvState} as they are.
+ * {@link DecoderRuntime} on an `onnxruntime-node` session running a graph from `graph/qwen.ts`;
+ * the step itself is `OrtSessionRuntime`'s, shared with the browser runtime.
  */
 import * as ort from "onnxruntime-node";
-import { QWEN_IO } from "../graph/qwen";
 import type { QwenConfig } from "../model/types";
-import { RuntimeDisposedError, StepInputError } from "./errors";
-import { causalMask, emptyKvState, kvStateBytes, sliceKvState } from "./kv";
-import type { DecoderRuntime, KvState, StepInput, StepOutput } from "./types";
+import { OrtSessionRuntime, type OrtTensorFactory } from "./ort-session-runtime";
 
-/** Non-negative integers below `limit`, as int64; `outside` words the error for one at or past it. */
-function toInt64(
-  values: ArrayLike<number>,
-  field: string,
-  limit: number,
-  outside: (value: number) => string,
-): BigInt64Array {
-  const out = new BigInt64Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (!Number.isInteger(v) || v < 0)
-      throw new StepInputError(field, `entry ${i} is ${v}, expected a non-negative integer`);
-    if (v >= limit) throw new StepInputError(field, outside(v));
-    out[i] = BigInt(v);
-  }
-  return out;
-}
+const NODE_TENSORS: OrtTensorFactory = {
+  int64: (data, dims) => new ort.Tensor("int64", data, dims),
+  float32: (data, dims) => new ort.Tensor("float32", data, dims),
+};
 
 /**
  * Runs one Qwen decoder session.
@@ -38,92 +21,8 @@ function toInt64(
  * const { logits, present } = await runtime.step({ tokenIds: [1, 2], positions: [0, 1], past: runtime.emptyKv() });
  * ```
  */
-export class OrtDecoderRuntime implements DecoderRuntime {
-  private disposed = false;
-
-  constructor(
-    readonly config: QwenConfig,
-    private readonly session: ort.InferenceSession,
-    readonly provider: "cpu" | "cuda",
-  ) {}
-
-  async step(input: StepInput): Promise<StepOutput> {
-    if (this.disposed) throw new RuntimeDisposedError();
-    const { numLayers, numKeyValueHeads: kvH, headDim, vocabSize } = this.config;
-    const q = input.tokenIds.length;
-    const past = input.past;
-    const total = past.length + q;
-    if (q === 0) throw new StepInputError("tokenIds", "at least one token is needed");
-    if (input.positions.length !== q) {
-      throw new StepInputError("positions", `has ${input.positions.length} entries for ${q} tokens`);
-    }
-    const ids = toInt64(
-      input.tokenIds,
-      "tokenIds",
-      vocabSize,
-      (id) => `id ${id} outside the vocabulary (${vocabSize})`,
-    );
-    const mask = input.attentionMask ?? causalMask(q, past.length);
-    if (mask.length !== q * total) {
-      throw new StepInputError("attentionMask", `has ${mask.length} entries, expected ${q} x ${total}`);
-    }
-    const rows = toInt64(input.logitRows ?? [q - 1], "logitRows", q, (r) => `row ${r} outside [0, ${q})`);
-    if (past.keys.length !== numLayers || past.values.length !== numLayers) {
-      throw new StepInputError("past", `has ${past.keys.length} layers, the model has ${numLayers}`);
-    }
-
-    // the graph's RoPE tables end at the model's context
-    const maxPositions = this.config.maxPositionEmbeddings;
-    const positions = toInt64(
-      input.positions,
-      "positions",
-      maxPositions,
-      (p) => `position ${p} is beyond the model's context (${maxPositions} positions)`,
-    );
-    const feeds: Record<string, ort.Tensor> = {
-      [QWEN_IO.inputIds]: new ort.Tensor("int64", ids, [1, q]),
-      [QWEN_IO.positionIds]: new ort.Tensor("int64", positions, [1, q]),
-      [QWEN_IO.attentionMask]: new ort.Tensor("float32", mask, [1, 1, q, total]),
-      [QWEN_IO.logitRows]: new ort.Tensor("int64", rows, [rows.length]),
-    };
-    const pastDims = [1, kvH, past.length, headDim];
-    const layerSize = kvH * past.length * headDim;
-    for (let l = 0; l < numLayers; l++) {
-      if (past.keys[l].length !== layerSize || past.values[l].length !== layerSize) {
-        throw new StepInputError(
-          "past",
-          `layer ${l} holds ${past.keys[l].length} floats, expected ${layerSize}`,
-        );
-      }
-      feeds[QWEN_IO.pastKey(l)] = new ort.Tensor("float32", past.keys[l], pastDims);
-      feeds[QWEN_IO.pastValue(l)] = new ort.Tensor("float32", past.values[l], pastDims);
-    }
-
-    const out = await this.session.run(feeds);
-    const keys: Float32Array[] = [];
-    const values: Float32Array[] = [];
-    for (let l = 0; l < numLayers; l++) {
-      keys.push(out[QWEN_IO.presentKey(l)].data as Float32Array);
-      values.push(out[QWEN_IO.presentValue(l)].data as Float32Array);
-    }
-    return { logits: out[QWEN_IO.logits].data as Float32Array, present: { length: total, keys, values } };
-  }
-
-  emptyKv(): KvState {
-    return emptyKvState(this.config);
-  }
-
-  sliceKv(kv: KvState, length: number): KvState {
-    return sliceKvState(kv, length, this.config);
-  }
-
-  kvBytes(kv: KvState): number {
-    return kvStateBytes(kv);
-  }
-
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
-    await this.session.release();
+export class OrtDecoderRuntime extends OrtSessionRuntime {
+  constructor(config: QwenConfig, session: ort.InferenceSession, provider: "cpu" | "cuda") {
+    super(config, session, provider, NODE_TENSORS);
   }
 }

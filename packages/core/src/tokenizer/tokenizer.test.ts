@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { Tokenizer } from "tokenizers";
 import { type ModelLoadError, TokenizerError } from "../model/errors";
 import { BYTE_TO_CHAR, byteLevelToBytes, toByteLevel } from "./byte-level";
-import { loadTokenizer, RtoolTokenizer } from "./tokenizer";
+import { loadTokenizer } from "./read-tokenizer";
+import { RtoolTokenizer } from "./tokenizer";
 
 const fixtures = join(import.meta.dir, "../../test/fixtures");
 

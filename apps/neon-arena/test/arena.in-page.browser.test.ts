@@ -1,0 +1,78 @@
+/**
+ * The arena with `?engine=in-page` in chromium: no rtool-server process at all (the app serves
+ * only the page, the worker, rt-tiny's files and onnxruntime-web's WASM). rt-tiny loads in a Web
+ * Worker; a typed order reaches the squad and the enemy ships fly on the model's calls. Checks
+ * behaviour only; the load time and per-agent rates it prints are measured by
+ * `bun run bench:in-page`, which writes them to a report. Skips where chromium is absent.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { formatCall } from "../src/client/call-log";
+import { type ArenaApp, startArenaApp } from "../src/index";
+import { type ArenaBrowser, hasChromium, openArena, total } from "./browser-harness";
+
+if (!hasChromium) console.warn("SKIP in-page arena test: no chromium at /usr/bin/chromium");
+
+let app: ArenaApp;
+let browser: ArenaBrowser;
+const rtoolRequests: string[] = [];
+
+describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (no server)", () => {
+  beforeAll(async () => {
+    app = await startArenaApp({ port: 0 });
+    browser = await openArena(`${app.url}?engine=in-page`);
+    browser.page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/rtool/")) rtoolRequests.push(request.url());
+    });
+    await browser.page.waitForFunction(
+      () => window.rtoolArena.inPage?.timings || window.rtoolArena.inPage?.error,
+      null,
+      { timeout: 300_000 },
+    );
+  }, 400_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  }, 60_000);
+
+  test("the model loads in the page", async () => {
+    const inPage = await browser.page.evaluate(() => window.rtoolArena.inPage);
+    expect(inPage?.error).toBeNull();
+    console.log(`in-page rt-tiny load: ${JSON.stringify(inPage?.timings)}`);
+    expect(inPage?.timings?.totalMs).toBeGreaterThan(0);
+  });
+
+  test('"Amiya, use your skill now" comes back as use_skill(Amiya) and fires it', async () => {
+    const { page } = browser;
+    await page.fill('[data-testid="command"]', "Amiya, use your skill now");
+    await page.press('[data-testid="command"]', "Enter");
+    await browser.waitForState("s.lastCommand !== null", 120_000);
+    const { lastCommand, game } = await browser.state();
+    console.log(
+      `in-page: "Amiya, use your skill now" -> ${formatCall(lastCommand!.function, lastCommand!.args)} ` +
+        `(${lastCommand!.accepted ? "applied" : `refused: ${lastCommand!.reason}`})`,
+    );
+    expect(lastCommand!.function).toBe("use_skill");
+    expect(lastCommand!.args.unit_id).toBe("Amiya");
+    expect(lastCommand!.accepted).toBe(true);
+    expect((game!.skillsFired as Array<{ unit: string }>).map((s) => s.unit)).toContain("Amiya");
+  }, 200_000);
+
+  test("the enemy ships fly on the model's calls", async () => {
+    const start = await browser.state();
+    await browser.page.waitForTimeout(6000);
+    const end = await browser.state();
+    const moves = total(end.game!.modelMoves) - total(start.game!.modelMoves);
+    const shots = total(end.game!.modelShots) - total(start.game!.modelShots);
+    const hz = Object.fromEntries(
+      Object.entries(end.agents).map(([n, a]) => [n, Number(a.achievedHz.toFixed(1))]),
+    );
+    console.log(`in-page ships over 6 s: ${moves} moves, ${shots} shots; achieved Hz ${JSON.stringify(hz)}`);
+    expect(moves).toBeGreaterThan(0);
+    for (const call of end.calls.filter((c) => c.agent.startsWith("enemy-")))
+      expect(["move", "fire"]).toContain(call.function!);
+    expect(end.status).toBe("online");
+    expect(rtoolRequests).toEqual([]);
+    expect(browser.errors).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,78 @@
+/**
+ * `bun run bench:in-page`: Neon Arena with rt-tiny in the page (onnxruntime-web WASM in a Web
+ * Worker, no rtool-server) in headless chromium. Measures the model's load on a first visit
+ * (files fetched) and after a reload (files from the Cache API), then plays `--seconds N`
+ * (default 10) of the arena and reads each agent's achieved rate and the ships' call latency.
+ * Writes bench/results/in-page.json. A benchmark, not a test: no thresholds.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+// for the `window.rtoolArena` the page declares
+import type {} from "../apps/neon-arena/src/client/main";
+import { startArenaApp } from "../apps/neon-arena/src/index";
+import { hasChromium, openArena } from "../apps/neon-arena/test/browser-harness";
+import { argValue, quantile } from "./calls";
+
+if (!hasChromium) throw new Error("bench:in-page needs chromium at /usr/bin/chromium");
+const SECONDS = Number(argValue("--seconds") ?? 10);
+const loadBefore = loadavg()[0]!;
+const app = await startArenaApp({ port: 0 });
+const browser = await openArena(`${app.url}?engine=in-page`);
+const { page } = browser;
+
+async function loadTimings() {
+  await page.waitForFunction(
+    () => window.rtoolArena.inPage?.timings || window.rtoolArena.inPage?.error,
+    null,
+    {
+      timeout: 300_000,
+    },
+  );
+  const inPage = await page.evaluate(() => window.rtoolArena.inPage!);
+  if (inPage.error) throw new Error(inPage.error);
+  return inPage.timings!;
+}
+
+try {
+  const firstVisit = await loadTimings();
+  await page.reload();
+  const cachedReload = await loadTimings();
+  // the first calls size the session's buffers and cache the system turns
+  await page.waitForFunction(() => window.rtoolArena.state().calls.length >= 4, null, { timeout: 120_000 });
+  await page.waitForTimeout(SECONDS * 1000);
+  const end = await browser.state();
+  // the HUD's recent calls: the last seconds of play
+  const shipMs = end.calls
+    .filter((call) => call.agent.startsWith("enemy-"))
+    .map((call) => call.latencyMs)
+    .filter((ms): ms is number => ms !== null);
+  const report = {
+    date: new Date().toISOString(),
+    browser: "chromium headless (--disable-gpu), onnxruntime-web 1.30.0 WASM, 1 thread, in a Web Worker",
+    machine: { cpus: cpus().length, load_avg_1m_before: loadBefore, load_avg_1m_after: loadavg()[0] },
+    model: "rt-tiny",
+    load_ms: { first_visit: firstVisit, cached_reload: cachedReload },
+    played_s: SECONDS,
+    target_hz: 16,
+    agents: Object.fromEntries(
+      Object.entries(end.agents).map(([name, agent]) => [
+        name,
+        { achieved_hz: Number(agent.achievedHz.toFixed(2)), calls: agent.calls, rejected: agent.rejected },
+      ]),
+    ),
+    ship_latency_ms: {
+      median: quantile(shipMs, 0.5),
+      p90: quantile(shipMs, 0.9),
+      samples: shipMs.length,
+    },
+  };
+  const out = join(import.meta.dir, "results", "in-page.json");
+  mkdirSync(join(import.meta.dir, "results"), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(JSON.stringify(report, null, 2));
+  console.log(`wrote ${out}`);
+} finally {
+  await browser.close();
+  await app.stop();
+}

@@ -1,0 +1,124 @@
+/**
+ * The in-page engine's page and worker sides joined by a MessageChannel (what a Worker is made
+ * of), with a scripted core in place of the model: the transport contract the client relies on
+ * (replies, streamed heads, aborts that leave the worker's queue, refused requests, load failure).
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { RtoolClient } from "../client";
+import { RequestRejectedError, ServerUnavailableError } from "../transport";
+import { inPageEngine, type WorkerLike } from "./in-page-engine";
+import type { CoreCallRequest, CoreCallResult, InPageCore } from "./protocol";
+import { serveInPageWorker, type WorkerScope } from "./worker-host";
+
+const moveTool = {
+  name: "move",
+  parameters: {
+    type: "object" as const,
+    properties: { direction: { type: "string" as const, enum: ["up", "down"] } },
+    required: ["direction"],
+  },
+};
+const tools = [{ type: "function" as const, function: moveTool }];
+
+/** A core whose caller answers `move(direction)` from the query's last word, after `delayMs`. */
+function scriptedCore(options: { delayMs?: number; loadError?: string } = {}) {
+  const decoded: string[] = [];
+  const result = (request: CoreCallRequest): CoreCallResult => {
+    decoded.push(request.query);
+    if (request.query === "bad") throw Object.assign(new Error("tools[0]: bad"), { name: "ToolSchemaError" });
+    const direction = request.query.split(" ").pop()!;
+    return {
+      function: "move",
+      args: { direction },
+      heads: { function: "move", arg1: direction },
+      valid: true,
+      errors: [],
+    };
+  };
+  const wait = () => new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+  const core: InPageCore = {
+    async loadWebModel() {
+      if (options.loadError) throw new Error(options.loadError);
+      return { model: {}, timings: { fetchMs: 1, buildGraphMs: 2, createSessionMs: 3, totalMs: 6 } };
+    },
+    async createRealtimeCaller() {
+      return {
+        call: async (request) => {
+          await wait();
+          return result(request);
+        },
+        async *stream(request) {
+          await wait();
+          const call = result(request);
+          for (const [head, text] of Object.entries(call.heads))
+            yield { head, text: text ?? null, done: true as const };
+          yield { call };
+        },
+      };
+    },
+  };
+  return { core, decoded };
+}
+
+const channels: MessageChannel[] = [];
+afterEach(() => {
+  for (const channel of channels.splice(0)) {
+    channel.port1.close();
+    channel.port2.close();
+  }
+});
+
+/** The engine and a worker host on the two ends of one channel. */
+function connect(core: InPageCore, stream = true) {
+  const channel = new MessageChannel();
+  channels.push(channel);
+  serveInPageWorker(channel.port2 as unknown as WorkerScope, core);
+  channel.port2.start();
+  const engine = inPageEngine({ worker: channel.port1 as unknown as WorkerLike, modelUrl: "/m/", stream });
+  channel.port1.start();
+  return engine;
+}
+
+describe("in-page engine", () => {
+  test("loads, then answers a command through the client with head events first", async () => {
+    const { core } = scriptedCore();
+    const engine = connect(core);
+    expect((await engine.ready).totalMs).toBe(6);
+    const client = new RtoolClient({ transport: engine.transport });
+    const moved: string[] = [];
+    const heads: string[] = [];
+    client.on("head", (h) => heads.push(`${h.head}=${h.text}`));
+    client.tool(moveTool, ({ direction }) => void moved.push(direction as string));
+    const outcome = await client.command("go up");
+    expect(outcome).toEqual({ ok: true, function: "move", args: { direction: "up" } });
+    expect(moved).toEqual(["up"]);
+    expect(heads).toEqual(["function=move", "arg1=up"]);
+    expect(client.status).toBe("online");
+    client.destroy();
+  });
+
+  test("an aborted request leaves the worker's queue undecoded (latest wins)", async () => {
+    const { core, decoded } = scriptedCore({ delayMs: 30 });
+    const { transport } = connect(core, false);
+    const first = transport.send({ format: "v2", query: "go up", tools });
+    const controller = new AbortController();
+    const second = transport.send({ format: "v2", query: "go down", tools }, { signal: controller.signal });
+    const third = transport.send({ format: "v2", query: "go up", tools });
+    controller.abort();
+    await expect(second).rejects.toMatchObject({ name: "AbortError" });
+    expect((await first).function).toBe("move");
+    expect((await third).args).toEqual({ direction: "up" });
+    expect(decoded).toEqual(["go up", "go up"]);
+  });
+
+  test("a wrong request is refused; a model that cannot load makes calls unavailable", async () => {
+    const { transport } = connect(scriptedCore().core);
+    const refused = transport.send({ format: "v2", query: "bad", tools });
+    await expect(refused).rejects.toBeInstanceOf(RequestRejectedError);
+    const broken = connect(scriptedCore({ loadError: "HTTP 404" }).core);
+    await expect(broken.ready).rejects.toThrow("HTTP 404");
+    const failed = broken.transport.send({ format: "v2", query: "go up", tools });
+    await expect(failed).rejects.toBeInstanceOf(ServerUnavailableError);
+    await expect(failed).rejects.toThrow("HTTP 404");
+  });
+});

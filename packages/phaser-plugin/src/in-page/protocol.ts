@@ -1,0 +1,77 @@
+/**
+ * Messages between the page (the in-page engine's transport) and the Web Worker that runs the
+ * model, and the slice of `@rtool/core/browser` the worker uses. The plugin names that slice
+ * structurally instead of importing core, so a server-only install of the plugin pulls in no
+ * model runtime: the game's worker script hands core to {@link serveInPageWorker}.
+ */
+import type { CallReply, CallRequest } from "../transport";
+
+/** How the worker loads the model: `loadWebModel`'s options, plus its URL. */
+export interface InPageModelOptions {
+  /** URL of the model directory (config.json, model.safetensors, tokenizer.json), e.g. "/models/rt-tiny/". */
+  modelUrl: string;
+  /** Where onnxruntime-web's `.wasm` files are served, e.g. "/ort/"; default next to the worker script. */
+  wasmPaths?: string;
+  /** WASM threads; default 1. */
+  numThreads?: number;
+  /** Cache API cache for the model files; default "rtool-models"; false never caches. */
+  cacheName?: string | false;
+}
+
+/** Model load times, in ms, as the worker measured them. */
+export interface InPageLoadTimings {
+  fetchMs: number;
+  buildGraphMs: number;
+  createSessionMs: number;
+  totalMs: number;
+}
+
+/** Page to worker. */
+export type ToWorker =
+  | { type: "load"; options: InPageModelOptions }
+  | { type: "call"; id: number; request: CallRequest; stream: boolean }
+  | { type: "cancel"; id: number };
+
+/** Worker to page. */
+export type FromWorker =
+  | { type: "loaded"; timings: InPageLoadTimings }
+  | { type: "load-failed"; message: string }
+  | { type: "head"; id: number; head: string; text: string }
+  | { type: "reply"; id: number; reply: CallReply }
+  /** `rejected`: the request itself is wrong (bad tools, prompt too long); `failed`: anything else. */
+  | { type: "error"; id: number; kind: "rejected" | "failed" | "cancelled"; message: string; field?: string };
+
+/** The result of one call, as `@rtool/core`'s `RealtimeCaller` gives it. */
+export interface CoreCallResult {
+  function: string | null;
+  args: Record<string, unknown>;
+  heads: Partial<Record<string, string | null>>;
+  valid: boolean;
+  errors: { path: string; message: string }[];
+}
+
+/** What the worker calls on a `RealtimeCaller`. */
+export interface CoreCaller {
+  call(request: CoreCallRequest): Promise<CoreCallResult>;
+  stream(
+    request: CoreCallRequest,
+  ): AsyncIterable<{ head: string; text: string | null; done: true } | { call: CoreCallResult }>;
+}
+
+/** A request in `@rtool/core`'s shape: the transport's, the format being the caller's. */
+export type CoreCallRequest = Omit<CallRequest, "format">;
+
+/**
+ * The part of `@rtool/core/browser` the worker needs; pass the module itself:
+ * `import * as core from "@rtool/core/browser"`.
+ */
+export interface InPageCore {
+  loadWebModel(
+    url: string,
+    options: Omit<InPageModelOptions, "modelUrl">,
+  ): Promise<{ model: unknown; timings: InPageLoadTimings }>;
+  createRealtimeCaller(
+    model: never,
+    options: { format: "v1" | "v2"; cacheSystemTurn?: boolean },
+  ): Promise<CoreCaller>;
+}

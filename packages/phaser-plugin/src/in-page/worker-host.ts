@@ -1,0 +1,149 @@
+/**
+ * The worker side of the in-page engine: loads the model once, then decodes the page's calls one
+ * at a time. Calls wait in a queue while another decodes; a cancelled call (its agent's request
+ * was superseded, invalidated or timed out on the page) leaves the queue without costing a
+ * forward pass, so the newest request of each agent is the one that runs.
+ */
+import type { CallReply, CallRequest } from "../transport";
+import type {
+  CoreCaller,
+  CoreCallResult,
+  FromWorker,
+  InPageCore,
+  InPageModelOptions,
+  ToWorker,
+} from "./protocol";
+
+/** The worker global (`self`) as this host uses it. */
+export interface WorkerScope {
+  postMessage(message: FromWorker): void;
+  addEventListener(type: "message", listener: (event: { data: ToWorker }) => void): void;
+}
+
+const NULL_HEAD = "<|null|>";
+/** Errors of a request that is itself wrong; retrying it unchanged will not help. */
+const REQUEST_ERRORS = new Set([
+  "CallerInputError",
+  "ToolSchemaError",
+  "PromptTooLongError",
+  "PromptFormatError",
+]);
+
+/** A core result in the server's reply shape, which the plugin's client validates and dispatches. */
+function toReply(result: CoreCallResult, latencyMs: number): CallReply {
+  const heads: Record<string, string> = {};
+  for (const [name, text] of Object.entries(result.heads)) heads[name] = text ?? NULL_HEAD;
+  const problems = result.errors.map((e) => `${e.path}: ${e.message}`).join("; ");
+  return {
+    success: result.function !== null,
+    function: result.function,
+    args: result.args,
+    heads,
+    latency_ms: latencyMs,
+    valid: result.valid,
+    errors: result.errors,
+    error: result.function === null ? problems || "No function called" : result.valid ? null : problems,
+  };
+}
+
+function coreRequest(request: CallRequest) {
+  const { format: _format, ...rest } = request;
+  return rest;
+}
+
+/**
+ * Serves the in-page engine from a Web Worker. The game's worker script is two lines:
+ *
+ * @example
+ * ```ts
+ * // in-page-worker.ts, bundled as its own script
+ * import * as core from "@rtool/core/browser";
+ * import { serveInPageWorker } from "@rtool/phaser-plugin/in-page";
+ * serveInPageWorker(self as never, core);
+ * ```
+ */
+export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
+  const callers = new Map<string, Promise<CoreCaller>>();
+  const queue: Extract<ToWorker, { type: "call" }>[] = [];
+  let model: Promise<unknown> | null = null;
+  let running = false;
+
+  const callerFor = async (format: "v1" | "v2"): Promise<CoreCaller> => {
+    let caller = callers.get(format);
+    if (!caller) {
+      // the system turn as its own cache entry: every agent with the same tools reuses it
+      caller = (async () =>
+        core.createRealtimeCaller((await model) as never, { format, cacheSystemTurn: true }))();
+      callers.set(format, caller);
+    }
+    return caller;
+  };
+
+  const decode = async ({ id, request, stream }: Extract<ToWorker, { type: "call" }>): Promise<void> => {
+    const started = performance.now();
+    try {
+      const caller = await callerFor(request.format);
+      let result: CoreCallResult | undefined;
+      if (stream) {
+        for await (const event of caller.stream(coreRequest(request))) {
+          if ("call" in event) result = event.call;
+          else scope.postMessage({ type: "head", id, head: event.head, text: event.text ?? NULL_HEAD });
+        }
+      } else {
+        result = await caller.call(coreRequest(request));
+      }
+      scope.postMessage({ type: "reply", id, reply: toReply(result!, performance.now() - started) });
+    } catch (error) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      const kind = REQUEST_ERRORS.has(err.name) ? "rejected" : "failed";
+      const field = (err as { field?: unknown }).field;
+      scope.postMessage({
+        type: "error",
+        id,
+        kind,
+        message: err.message,
+        ...(typeof field === "string" ? { field } : {}),
+      });
+    }
+  };
+
+  const pump = async (): Promise<void> => {
+    if (running) return;
+    running = true;
+    try {
+      for (let next = queue.shift(); next; next = queue.shift()) await decode(next);
+    } finally {
+      running = false;
+    }
+  };
+
+  const load = (options: InPageModelOptions) => {
+    const { modelUrl, ...rest } = options;
+    model = core.loadWebModel(modelUrl, rest).then(
+      ({ model, timings }) => {
+        scope.postMessage({ type: "loaded", timings });
+        return model;
+      },
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        scope.postMessage({ type: "load-failed", message });
+        throw error;
+      },
+    );
+    model.catch(() => undefined);
+  };
+
+  scope.addEventListener("message", ({ data }) => {
+    if (data.type === "load") load(data.options);
+    else if (data.type === "call") {
+      queue.push(data);
+      void pump();
+    } else if (data.type === "cancel") {
+      const at = queue.findIndex((queued) => queued.id === data.id);
+      if (at >= 0) {
+        queue.splice(at, 1);
+        scope.postMessage({ type: "error", id: data.id, kind: "cancelled", message: "cancelled" });
+      }
+    }
+  });
+}
