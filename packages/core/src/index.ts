@@ -4,6 +4,12 @@
  * @packageDocumentation
  */
 
+export { BatchedRuntime, type BatchedRuntimeOptions, type MergePolicy } from "./batch/batched-runtime";
+export { RequestAbortedError } from "./batch/errors";
+export { type KvAnchor, KvLineage, layoutSharedPast, type SharedPastLayout } from "./batch/kv-lineage";
+export { type KvLayout, mergeSteps } from "./batch/merge-steps";
+export { PassCostModel, type PassCostOptions, weightCount } from "./batch/pass-cost";
+export { copyPositions, type KvRun, type KvSource, SplitKv } from "./batch/split-kv";
 export { CallerInputError, PromptTooLongError } from "./caller/errors";
 export type {
   CallerModel,
