@@ -148,6 +148,7 @@ export {
 export { type RandomCheckpointOptions, writeRandomQwenCheckpoint } from "./model/random-checkpoint";
 export { SafetensorsFile, type SafetensorsHeader, type StoredTensor } from "./model/safetensors";
 export { type TensorToWrite, writeSafetensors } from "./model/safetensors-writer";
+export { layerShapeJson, QWEN_SHAPES, type QwenShapeName } from "./model/shapes";
 export type { QwenArchitecture, QwenConfig, SafetensorsDtype, TensorInfo, WeightSource } from "./model/types";
 export { openWeights, type ShardedTensor, ShardedWeights } from "./model/weights";
 export {
