@@ -17,14 +17,8 @@ import { buildTreeStep } from "./heads/tree-step";
 import type { DecodeHeadsInput, DecodeHeadsResult } from "./heads/types";
 import { buildStepMask } from "./tree-mask";
 
-export type {
-  DecodeHeadsInput,
-  DecodeHeadsResult,
-  HeadOutcome,
-  HeadPlan,
-  HeadStopReason,
-} from "./heads/types";
-export { DecodeInputError } from "./heads/types";
+// The public contract (HeadPlan, HeadOutcome, DecodeInputError, ...) is declared beside the steps.
+export * from "./heads/types";
 
 /**
  * Decodes every head of `input.heads` in parallel on one shared prompt KV and returns each head's
