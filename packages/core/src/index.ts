@@ -71,6 +71,7 @@ export type {
 export { DecodeInputError, decodeHeads } from "./decode/multi-head";
 export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./decode/prefix-cache";
 export { PrefixCache } from "./decode/prefix-cache";
+export { decodePrompt, type PromptDecodeInput, type PromptDecodeResult } from "./decode/prefix-decode";
 export type { PromptDraftOptions } from "./decode/prompt-lookup";
 export { DRAFT_DEFAULT_MAX_PARAMS, defaultDraftTokens, draftFromPrompt } from "./decode/prompt-lookup";
 export type { HeadScript } from "./decode/testing/forced-runtime";
