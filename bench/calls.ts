@@ -28,6 +28,7 @@ import { join } from "node:path";
 import { RtoolClient } from "../packages/client/src/index";
 import type { FunctionCallReply, FunctionTool } from "../packages/client/src/types";
 import { writeRandomQwenCheckpoint } from "../packages/core/src/model/random-checkpoint";
+import { layerShapeJson, QWEN_SHAPES } from "../packages/core/src/model/shapes";
 import { loadCallers } from "../packages/server/src/load-callers";
 import { resolveModelDir } from "../packages/server/src/model-source";
 import { createServer, type RtoolServer } from "../packages/server/src/server";
@@ -94,15 +95,7 @@ export async function pickBenchModel(): Promise<{ dir: string; name: string; cle
     const fixture = join(root, "packages/core/test/fixtures/qwen3-tied");
     const config = JSON.parse(readFileSync(join(fixture, "config.json"), "utf8"));
     // The fixture's byte-level vocabulary spells a scenario's tools in a few thousand tokens.
-    Object.assign(config, {
-      hidden_size: 256,
-      intermediate_size: 768,
-      num_hidden_layers: 4,
-      num_attention_heads: 4,
-      num_key_value_heads: 2,
-      head_dim: 64,
-      max_position_embeddings: 8192,
-    });
+    Object.assign(config, layerShapeJson(QWEN_SHAPES["rt-tiny"]), { max_position_embeddings: 8192 });
     writeRandomQwenCheckpoint(scratch, config, { seed: 7 });
     for (const file of ["tokenizer.json", "tokenizer_config.json", "generation_config.json"]) {
       copyFileSync(join(fixture, file), join(scratch, file));

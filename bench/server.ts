@@ -25,6 +25,7 @@ import {
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeRandomQwenCheckpoint } from "../packages/core/src/model/random-checkpoint";
+import { layerShapeJson, QWEN_SHAPES } from "../packages/core/src/model/shapes";
 import { loadCallers } from "../packages/server/src/load-callers";
 import { resolveModelDir } from "../packages/server/src/model-source";
 import type { FunctionCallReply } from "../packages/server/src/schemas/function-call";
@@ -46,15 +47,7 @@ const scratch = mkdtempSync(join(tmpdir(), "rtool-bench-server-"));
 function randomSmallModel(): string {
   const fixture = join(root, "packages/core/test/fixtures/qwen3-tied");
   const config = JSON.parse(readFileSync(join(fixture, "config.json"), "utf8"));
-  Object.assign(config, {
-    hidden_size: 256,
-    intermediate_size: 768,
-    num_hidden_layers: 4,
-    num_attention_heads: 4,
-    num_key_value_heads: 2,
-    head_dim: 64,
-    max_position_embeddings: 2048,
-  });
+  Object.assign(config, layerShapeJson(QWEN_SHAPES["rt-tiny"]), { max_position_embeddings: 2048 });
   writeRandomQwenCheckpoint(scratch, config, { seed: 7 });
   for (const file of ["tokenizer.json", "tokenizer_config.json", "generation_config.json"]) {
     copyFileSync(join(fixture, file), join(scratch, file));

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { type CallEvent, type HeadEvent, RtoolClient } from "@rtool/phaser-plugin/headless";
+import { AgentClient, type CallEvent, type HeadEvent } from "@rtool/phaser-plugin/headless";
 import { type ArenaApp, startArenaApp } from "../src/server/app-server";
 import { type RtoolProcess, startRtoolServer } from "../src/server/rtool-process";
 
@@ -63,7 +63,7 @@ afterAll(async () => {
 }, 30_000);
 
 test("an agent's loop gets streamed heads and validated calls from the real server through /rtool", async () => {
-  const client = new RtoolClient({ serverUrl: `${app.url}rtool`, stream: true });
+  const client = new AgentClient({ serverUrl: `${app.url}rtool`, stream: true });
   const directions: string[] = [];
   const calls: CallEvent[] = [];
   const heads: HeadEvent[] = [];
@@ -93,7 +93,7 @@ test("an agent's loop gets streamed heads and validated calls from the real serv
 }, 90_000);
 
 test("a player command through the real server resolves with the typed call its handler ran", async () => {
-  const client = new RtoolClient({ serverUrl: `${app.url}rtool` });
+  const client = new AgentClient({ serverUrl: `${app.url}rtool` });
   const ran: string[] = [];
   client.tool(paddleTool, ({ direction }) => {
     ran.push(direction as string);
@@ -106,7 +106,7 @@ test("a player command through the real server resolves with the typed call its 
 }, 60_000);
 
 test("when the server is gone, the client goes offline and backs off instead of spinning", async () => {
-  const client = new RtoolClient({
+  const client = new AgentClient({
     serverUrl: deadUrl,
     backoff: { initialMs: 200, jitter: 0 },
   });

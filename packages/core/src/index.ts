@@ -4,6 +4,12 @@
  * @packageDocumentation
  */
 
+export { BatchedRuntime, type BatchedRuntimeOptions, type MergePolicy } from "./batch/batched-runtime";
+export { RequestAbortedError } from "./batch/errors";
+export { type KvAnchor, KvLineage, layoutSharedPast, type SharedPastLayout } from "./batch/kv-lineage";
+export { type KvLayout, mergeSteps } from "./batch/merge-steps";
+export { PassCostModel, type PassCostOptions, weightCount } from "./batch/pass-cost";
+export { copyPositions, type KvRun, type KvSource, SplitKv } from "./batch/split-kv";
 export { CallerInputError, PromptTooLongError } from "./caller/errors";
 export type {
   CallerModel,
@@ -65,6 +71,7 @@ export type {
 export { DecodeInputError, decodeHeads } from "./decode/multi-head";
 export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./decode/prefix-cache";
 export { PrefixCache } from "./decode/prefix-cache";
+export { decodePrompt, type PromptDecodeInput, type PromptDecodeResult } from "./decode/prefix-decode";
 export type { PromptDraftOptions } from "./decode/prompt-lookup";
 export { DRAFT_DEFAULT_MAX_PARAMS, defaultDraftTokens, draftFromPrompt } from "./decode/prompt-lookup";
 export type { HeadScript } from "./decode/testing/forced-runtime";
@@ -142,6 +149,7 @@ export {
 export { type RandomCheckpointOptions, writeRandomQwenCheckpoint } from "./model/random-checkpoint";
 export { SafetensorsFile, type SafetensorsHeader, type StoredTensor } from "./model/safetensors";
 export { type TensorToWrite, writeSafetensors } from "./model/safetensors-writer";
+export { layerShapeJson, QWEN_SHAPES, type QwenShapeName } from "./model/shapes";
 export type { QwenArchitecture, QwenConfig, SafetensorsDtype, TensorInfo, WeightSource } from "./model/types";
 export { openWeights, type ShardedTensor, ShardedWeights } from "./model/weights";
 export {

@@ -5,7 +5,7 @@
  * contract. The runner hands the world only the first kind.
  */
 import type { FunctionCallReply } from "@rtool/client";
-import { type FunctionTool, type Rejection, type ToolCall, validateCall } from "@rtool/sim";
+import { type FunctionTool, type Rejection, type ToolCall, validateWorldCall } from "@rtool/sim";
 
 /** The verdict on one reply. */
 export type ReplyVerdict =
@@ -40,7 +40,7 @@ export function checkReply(tools: readonly FunctionTool[], reply: FunctionCallRe
     return { kind: "malformed", reason: "valid: true without a function name" };
   }
   const call: ToolCall = { function: reply.function, args: reply.args ?? {} };
-  const checked = validateCall(tools, call);
+  const checked = validateWorldCall(tools, call);
   if (!checked.ok) {
     return {
       kind: "malformed",

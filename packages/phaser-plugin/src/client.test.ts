@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { RtoolClient } from "./client";
+import { AgentClient } from "./client";
 import type { RtoolEvents } from "./events";
 import {
   type CallReply,
@@ -56,7 +56,7 @@ const moveTool = {
 function setup(options: { dispatch?: "reply" | "update" } = {}) {
   const clock = { t: 1000 };
   const transport = new ScriptedTransport();
-  const client = new RtoolClient({
+  const client = new AgentClient({
     transport,
     now: () => clock.t,
     backoff: { initialMs: 100, maxMs: 1000, jitter: 0 },
@@ -405,7 +405,7 @@ describe("server down", () => {
 
   test("a request with no reply within requestTimeoutMs counts as the server being down", async () => {
     const transport = new ScriptedTransport();
-    const client = new RtoolClient({ transport, requestTimeoutMs: 5 });
+    const client = new AgentClient({ transport, requestTimeoutMs: 5 });
     client.tool(moveTool, () => {});
     const outcome = client.command("up", {});
     await new Promise((resolve) => setTimeout(resolve, 20));

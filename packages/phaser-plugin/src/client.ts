@@ -1,5 +1,6 @@
 /**
- * RtoolClient: the Phaser-free heart of the plugin. Scenes register tools (JSON Schema plus a
+ * AgentClient: the Phaser-free heart of the plugin (named apart from `@rtool/client`'s HTTP
+ * `RtoolClient`, which it is built on). Scenes register tools (JSON Schema plus a
  * handler) and agents; `update()` (once per frame) starts the requests that are due and returns
  * at once; replies are validated against the registered schema and dispatched to handlers,
  * either as they arrive or at the next `update()` (what the Phaser plugin uses, so handlers
@@ -34,8 +35,8 @@ export type { Agent } from "./agent";
 
 export type { HandlerResult, ToolContext, ToolHandler, ToolOptions } from "./tool-registry";
 
-/** Options of {@link RtoolClient}. */
-export interface RtoolClientOptions {
+/** Options of {@link AgentClient}. */
+export interface AgentClientOptions {
   /** rtool-server base URL; default `http://127.0.0.1:8899`. Ignored when `transport` is given. */
   serverUrl?: string;
   /** Bearer key for the server. */
@@ -60,14 +61,14 @@ const REFUSED_REQUEST_PAUSE_MS = 1000;
 
 /**
  * @example
- * const client = new RtoolClient({ serverUrl: "http://127.0.0.1:8899" });
+ * const client = new AgentClient({ serverUrl: "http://127.0.0.1:8899" });
  * client.tool({ name: "move_paddle", parameters: { type: "object",
  *   properties: { direction: { type: "string", enum: ["up", "down", "stay"] } }, required: ["direction"] } },
  *   ({ direction }) => { paddle.direction = direction as string; });
  * client.agent({ name: "paddle", environment: () => [`ball=${ball.x},${ball.y}`], rateHz: 16 });
  * setInterval(() => client.update(), 16);
  */
-export class RtoolClient {
+export class AgentClient {
   private readonly events: TypedEvents<RtoolEvents>;
   private readonly registry = new ToolRegistry();
   private readonly agents = new Map<string, AgentState>();
@@ -82,7 +83,7 @@ export class RtoolClient {
   private seq = 0;
   private destroyed = false;
 
-  constructor(options: RtoolClientOptions = {}) {
+  constructor(options: AgentClientOptions = {}) {
     this.events = new TypedEvents<RtoolEvents>((error) => console.error("rtool listener failed:", error));
     this.transport =
       options.transport ??
@@ -447,3 +448,12 @@ function withoutOk(rejection: CallRejection): Omit<CallRejection, "ok"> {
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
+
+/**
+ * The former name of {@link AgentClient}, kept inside this package for code written against it;
+ * the package exports only `AgentClient`, so that `RtoolClient` names `@rtool/client`'s alone.
+ * @deprecated Use {@link AgentClient}.
+ */
+export const RtoolClient = AgentClient;
+/** @deprecated Use {@link AgentClient}. */
+export type RtoolClient = AgentClient;

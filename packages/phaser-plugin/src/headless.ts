@@ -9,13 +9,13 @@ export type { AgentSpec, AgentStats, CommandOutcome, RequestSource } from "./age
 export { Backoff, type BackoffOptions } from "./backoff";
 export type {
   Agent,
+  AgentClientOptions,
   HandlerResult,
-  RtoolClientOptions,
   ToolContext,
   ToolHandler,
   ToolOptions,
 } from "./client";
-export { RtoolClient } from "./client";
+export { AgentClient } from "./client";
 export type {
   CallEvent,
   DroppedEvent,

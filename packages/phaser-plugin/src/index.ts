@@ -1,6 +1,6 @@
 /**
  * @rtool/phaser-plugin: model-driven characters and voice/text commands in a Phaser scene,
- * through an rtool-server. `RtoolPlugin` is the Phaser plugin; `RtoolClient` and the modules
+ * through an rtool-server. `RtoolPlugin` is the Phaser plugin; `AgentClient` and the modules
  * below it have no Phaser dependency.
  * @packageDocumentation
  */

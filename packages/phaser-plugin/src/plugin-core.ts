@@ -8,8 +8,8 @@ import type Phaser from "phaser";
 import type { AgentSpec, CommandOutcome } from "./agent";
 import {
   type Agent,
-  RtoolClient,
-  type RtoolClientOptions,
+  AgentClient,
+  type AgentClientOptions,
   type ToolHandler,
   type ToolOptions,
 } from "./client";
@@ -21,7 +21,7 @@ import type { Transport } from "./transport";
 export const RTOOL_OPTIONS_KEY = "rtool.options";
 
 /** Options of the plugin: the client's, plus whether to draw the status line. */
-export interface RtoolPluginOptions extends Omit<RtoolClientOptions, "dispatch" | "now"> {
+export interface RtoolPluginOptions extends Omit<AgentClientOptions, "dispatch" | "now"> {
   /** Draw "rtool: server offline, retrying…" in the scene's top-right corner when not online; default true. */
   showStatus?: boolean;
   /**
@@ -49,12 +49,12 @@ export interface RtoolApi {
   /** Connection state. */
   readonly status: ServerStatus;
   /** The underlying client (agents' stats, advanced use). */
-  readonly client: RtoolClient;
+  readonly client: AgentClient;
 }
 
 /** The shared state and behaviour behind {@link RtoolApi}. */
 export class PluginCore {
-  private active: RtoolClient | null = null;
+  private active: AgentClient | null = null;
   private options: RtoolPluginOptions | null = null;
   private statusText: Phaser.GameObjects.Text | null = null;
 
@@ -73,13 +73,13 @@ export class PluginCore {
     return this.active?.status ?? "connecting";
   }
 
-  client(): RtoolClient {
+  client(): AgentClient {
     if (!this.active) {
       const fromRegistry = this.game()?.registry.get(RTOOL_OPTIONS_KEY) as RtoolPluginOptions | undefined;
       const options = this.options ?? this.configured() ?? fromRegistry ?? {};
       this.options = options;
       const engine = typeof options.engine === "object" ? { transport: options.engine.transport } : {};
-      this.active = new RtoolClient({ ...options, ...engine, dispatch: "update" });
+      this.active = new AgentClient({ ...options, ...engine, dispatch: "update" });
     }
     return this.active;
   }

@@ -1,5 +1,5 @@
 /**
- * The Phaser faces of {@link RtoolClient}, both reached as `this.rtool` through the plugin
+ * The Phaser faces of {@link AgentClient}, both reached as `this.rtool` through the plugin
  * config's `mapping`:
  * - {@link RtoolPlugin}, a ScenePlugin: one client per scene, driven from the scene's
  *   `preupdate` (handlers run inside the game loop, before the scene's `update`), a status line
@@ -10,7 +10,7 @@
  */
 import Phaser from "phaser";
 import type { AgentSpec, CommandOutcome } from "./agent";
-import type { Agent, RtoolClient, ToolHandler, ToolOptions } from "./client";
+import type { Agent, AgentClient, ToolHandler, ToolOptions } from "./client";
 import type { RtoolEvents, ServerStatus } from "./events";
 import { PluginCore, type RtoolApi, type RtoolPluginOptions } from "./plugin-core";
 import type { FunctionTool, ToolDefinition } from "./tool-schema";
@@ -72,7 +72,7 @@ export class RtoolPlugin extends Phaser.Plugins.ScenePlugin implements RtoolApi 
     return this.core.status;
   }
 
-  get client(): RtoolClient {
+  get client(): AgentClient {
     return this.core.client();
   }
 
@@ -152,7 +152,7 @@ export class RtoolGlobalPlugin extends Phaser.Plugins.BasePlugin implements Rtoo
     return this.core.status;
   }
 
-  get client(): RtoolClient {
+  get client(): AgentClient {
     return this.core.client();
   }
 

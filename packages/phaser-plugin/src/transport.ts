@@ -35,6 +35,7 @@ export interface ServerIssue {
 
 /** The server's reply (the fields the plugin uses; the server may send more). */
 export interface CallReply {
+  /** A function was chosen; `valid` says whether its arguments also passed the schema. */
   success: boolean;
   function: string | null;
   args: Record<string, unknown>;

@@ -23,7 +23,7 @@ test("the build gives an ESM bundle with phaser external, and bun pm pack ships 
       "node",
       "--input-type=module",
       "-e",
-      'const m = await import("./dist/headless.js"); console.log(typeof m.RtoolClient)',
+      'const m = await import("./dist/headless.js"); console.log(typeof m.AgentClient)',
     ],
     { cwd: root, stdout: "pipe", stderr: "pipe" },
   );

@@ -5,12 +5,6 @@
  */
 export { VERSION } from "@rtool/core";
 export { type AppOptions, createApp, ROUTES } from "./app";
-export {
-  BatchedRuntime,
-  type BatchedRuntimeOptions,
-  type MergePolicy,
-  mergeSteps,
-} from "./batching/batched-runtime";
 export { CallQueue, type CallQueueOptions, QueueClosedError, QueueFullError } from "./batching/call-queue";
 export { CallerPool } from "./batching/caller-pool";
 export type {

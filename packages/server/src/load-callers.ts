@@ -3,15 +3,17 @@
  * its runtime, and for each prompt format a {@link CallerPool} of real-time callers (lanes) on it.
  */
 import {
+  BatchedRuntime,
   type CallerModel,
   type LoadProgress,
   loadModel,
+  type MergePolicy,
   PrefixCache,
   RealtimeCaller,
   type RtoolTokenizer,
 } from "@rtool/core";
-import { BatchedRuntime, type MergePolicy } from "./batching/batched-runtime";
 import { CallerPool } from "./batching/caller-pool";
+import { currentRequestSignal } from "./cancel/abort-scope";
 import { LocalCompletions } from "./engine/local-completions";
 import type { CompletionEngine } from "./engine/types";
 import type { LoadedModel, PromptFormat } from "./model-host";
@@ -87,7 +89,12 @@ export interface ModelToServe extends CallerModel {
  * ```
  */
 export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}): LoadedCallers {
-  const runtime = new BatchedRuntime(model.runtime, { onPass: options.onPass, policy: options.mergePolicy });
+  const runtime = new BatchedRuntime(model.runtime, {
+    onPass: options.onPass,
+    policy: options.mergePolicy,
+    // A request's steps stop at its next forward pass once it aborts (see cancel/abort-scope.ts).
+    currentSignal: currentRequestSignal,
+  });
   const lanes = options.lanes ?? 16;
   const cacheBytes = options.prefixCacheBytes ?? 256 * 1024 * 1024;
   // One cache per format for all its lanes: a lane never prefills what another has cached, and

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { dispatchCall, formatHistoryEntry, validateCall } from "./call-dispatch";
+import { dispatchCall, formatHistoryEntry, validateWorldCall } from "./call-dispatch";
 import { accept, type FunctionTool } from "./world";
 
 const tool: FunctionTool = {
@@ -20,9 +20,9 @@ const tool: FunctionTool = {
   },
 };
 
-describe("validateCall", () => {
+describe("validateWorldCall", () => {
   test("accepts typed args and drops null ones as not given", () => {
-    const result = validateCall([tool], {
+    const result = validateWorldCall([tool], {
       function: "set_timer",
       args: { minutes: 5, loud: true, label: null },
     });
@@ -37,7 +37,7 @@ describe("validateCall", () => {
       [{ minutes: 5, label: 7 }, "label"],
     ];
     for (const [args, field] of cases) {
-      const result = validateCall([tool], { function: "set_timer", args });
+      const result = validateWorldCall([tool], { function: "set_timer", args });
       expect(!result.ok && [result.code, result.field]).toEqual(["bad_type", field]);
     }
   });
@@ -45,9 +45,9 @@ describe("validateCall", () => {
   test("rejects non-finite numbers and non-object args", () => {
     const numberTool: FunctionTool = structuredClone(tool);
     numberTool.function.parameters.properties.minutes.type = "number";
-    const infinite = validateCall([numberTool], { function: "set_timer", args: { minutes: Infinity } });
+    const infinite = validateWorldCall([numberTool], { function: "set_timer", args: { minutes: Infinity } });
     expect(!infinite.ok && infinite.code).toBe("bad_type");
-    const listArgs = validateCall([tool], {
+    const listArgs = validateWorldCall([tool], {
       function: "set_timer",
       args: [] as unknown as Record<string, unknown>,
     });

@@ -17,10 +17,10 @@ export type ToolHandler = (args: ValidArgs) => ApplyResult;
  * naming the first offending field.
  *
  * @example
- * validateCall(tools, { function: "grip", args: { force: "50" } });
+ * validateWorldCall(tools, { function: "grip", args: { force: "50" } });
  * // { ok: false, code: "bad_type", field: "force", reason: "grip.force must be a number, got string" }
  */
-export function validateCall(
+export function validateWorldCall(
   tools: readonly FunctionTool[],
   call: ToolCall,
 ): { ok: true; tool: FunctionTool; args: ValidArgs } | Rejection {
@@ -101,7 +101,7 @@ export function dispatchCall(
   call: ToolCall,
   history: string[],
 ): ApplyResult {
-  const checked = validateCall(tools, call);
+  const checked = validateWorldCall(tools, call);
   if (!checked.ok) return checked;
   const handler = handlers[checked.tool.function.name];
   const result = handler(checked.args);

@@ -9,7 +9,7 @@ export {
   formatHistoryEntry,
   type ToolHandler,
   type ValidArgs,
-  validateCall,
+  validateWorldCall,
 } from "./call-dispatch";
 export * from "./flappy";
 export * from "./lane-combat";

@@ -8,8 +8,9 @@ import { headValueText } from "../calls/head-value";
 import { mapHeadsToCall } from "../calls/map-heads";
 import { buildHeadConstraints, type HeadConstraints } from "../decode/constraints/build";
 import type { TextConstraint } from "../decode/head-text";
-import { decodeHeads, type HeadOutcome, type HeadPlan } from "../decode/multi-head";
+import type { HeadOutcome, HeadPlan } from "../decode/multi-head";
 import { PrefixCache, type PrefixCacheStats } from "../decode/prefix-cache";
+import { decodePrompt } from "../decode/prefix-decode";
 import { defaultDraftTokens } from "../decode/prompt-lookup";
 import { VocabIndex } from "../decode/token-vocab";
 import { buildPromptText, PromptFormatError, systemPrefixText } from "../prompt/build";
@@ -276,7 +277,6 @@ export class RealtimeCaller {
     const runtime = this.model.runtime;
     const { promptIds, tools } = call;
     if (this.cache && call.systemIds) await cacheSystemTurn(this.cache, runtime, call.systemIds);
-    const match = this.cache?.lookup(promptIds) ?? { length: 0, kv: null };
     let plans = call.plans;
     let refine: ((finished: HeadOutcome) => ReadonlyMap<string, TextConstraint | null> | null) | undefined;
     if (this.constrained) {
@@ -292,11 +292,11 @@ export class RealtimeCaller {
         );
       };
     }
-    const decoded = await decodeHeads({
+    const decoded = await decodePrompt({
       runtime,
       vocab: this.vocab,
-      past: match.kv ?? runtime.emptyKv(),
-      pending: promptIds.slice(match.length),
+      cache: this.cache,
+      prompt: promptIds,
       heads: plans,
       maxTokens: call.maxTokens,
       temperature: call.temperature,
@@ -308,7 +308,6 @@ export class RealtimeCaller {
       holdReportsUntil: this.constrained ? "function" : undefined,
       onHeadDone: onHead,
     });
-    if (decoded.promptKv) this.cache?.insert(promptIds, decoded.promptKv);
 
     const heads: CallHeads = {};
     for (const head of decoded.heads) heads[head.name as HeadName] = headText(head);
@@ -324,7 +323,7 @@ export class RealtimeCaller {
         prefillMs: decoded.firstStepMs,
         decodeMs: decoded.restMs,
         steps: decoded.steps,
-        cachedPrefixTokens: match.length,
+        cachedPrefixTokens: decoded.cachedTokens,
         promptTokens: promptIds.length,
         forcedTokens: decoded.heads.reduce((sum, h) => sum + h.forcedTokens, 0),
         draftedTokens: decoded.drafts.fed,

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { tinyQwen3 } from "../../test/tiny-configs";
+import { QWEN_SHAPES } from "../model/shapes";
 import { DRAFT_DEFAULT_MAX_PARAMS, defaultDraftTokens, draftFromPrompt } from "./prompt-lookup";
 
 test("the longest suffix found wins, at its latest occurrence", () => {
@@ -24,28 +24,7 @@ test("no match, nothing after the match, a zero budget or too short a suffix dra
 
 test("drafting is on by default for small models only", () => {
   // rt-tiny's shape (5.2M parameters) and Qwen2.5-0.5B's (494M)
-  const rtTiny = {
-    ...tinyQwen3,
-    vocabSize: 8192,
-    hiddenSize: 256,
-    intermediateSize: 768,
-    numLayers: 4,
-    numAttentionHeads: 4,
-    headDim: 64,
-  };
-  const qwen05 = {
-    ...tinyQwen3,
-    architecture: "qwen2" as const,
-    vocabSize: 151936,
-    hiddenSize: 896,
-    intermediateSize: 4864,
-    numLayers: 24,
-    numAttentionHeads: 14,
-    headDim: 64,
-    attentionBias: true,
-    qkNorm: false,
-  };
-  expect(defaultDraftTokens(rtTiny)).toBe(4);
-  expect(defaultDraftTokens(qwen05)).toBe(0);
+  expect(defaultDraftTokens(QWEN_SHAPES["rt-tiny"])).toBe(4);
+  expect(defaultDraftTokens(QWEN_SHAPES["qwen2.5-0.5b"])).toBe(0);
   expect(DRAFT_DEFAULT_MAX_PARAMS).toBe(50e6);
 });

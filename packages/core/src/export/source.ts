@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { WeightProvider } from "../graph/qwen";
 import { readQwenConfig } from "../model/config";
 import { checkQwenWeights } from "../model/qwen-weights";
+import { layerShapeJson } from "../model/shapes";
 import type { QwenConfig } from "../model/types";
 import { openWeights } from "../model/weights";
 import { ExportSourceError } from "./errors";
@@ -130,12 +131,7 @@ export function qwenConfigJson(config: QwenConfig): Record<string, unknown> {
     architectures: [config.architecture === "qwen3" ? "Qwen3ForCausalLM" : "Qwen2ForCausalLM"],
     model_type: config.architecture,
     vocab_size: config.vocabSize,
-    hidden_size: config.hiddenSize,
-    intermediate_size: config.intermediateSize,
-    num_hidden_layers: config.numLayers,
-    num_attention_heads: config.numAttentionHeads,
-    num_key_value_heads: config.numKeyValueHeads,
-    head_dim: config.headDim,
+    ...layerShapeJson(config),
     hidden_act: "silu",
     rope_theta: config.ropeTheta,
     rope_scaling: config.ropeScaling ?? null,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseGenerationConfig, parseQwenConfig, readGenerationConfig, readQwenConfig } from "./config";
 import { ConfigError, type ModelLoadError, UnsupportedArchitectureError } from "./errors";
+import { QWEN_SHAPES } from "./shapes";
 
 const qwen25 = {
   architectures: ["Qwen2ForCausalLM"],
@@ -54,21 +55,9 @@ afterAll(() => {
 describe("parseQwenConfig", () => {
   test("Qwen2.5-0.5B: biases, no q/k norm, head_dim from hidden/heads", () => {
     const config = parseQwenConfig(qwen25, "config.json");
+    // The shape is the table's row (head_dim 896 / 14 = 64, biases, no q/k norm), plus the tokens.
     expect(config).toEqual({
-      architecture: "qwen2",
-      vocabSize: 151936,
-      hiddenSize: 896,
-      intermediateSize: 4864,
-      numLayers: 24,
-      numAttentionHeads: 14,
-      numKeyValueHeads: 2,
-      headDim: 64,
-      ropeTheta: 1000000,
-      rmsNormEps: 1e-6,
-      tieWordEmbeddings: true,
-      maxPositionEmbeddings: 32768,
-      attentionBias: true,
-      qkNorm: false,
+      ...QWEN_SHAPES["qwen2.5-0.5b"],
       torchDtype: "bfloat16",
       bosTokenId: 151643,
       eosTokenId: 151645,
@@ -82,6 +71,13 @@ describe("parseQwenConfig", () => {
     expect(config.qkNorm).toBe(true);
     expect(config.attentionBias).toBe(false);
     expect(config.eosTokenId).toEqual([151645, 151643]);
+  });
+
+  test("the shape table holds what the published config.json files say", () => {
+    expect(parseQwenConfig(qwen3, "config.json")).toMatchObject(QWEN_SHAPES["qwen3-0.6b"]);
+    // The embedded model ships in its own package; its shape must not drift from the table's row.
+    const rtTiny = readQwenConfig(join(import.meta.dir, "../../../model-rt-tiny/model"));
+    expect(rtTiny).toMatchObject(QWEN_SHAPES["rt-tiny"]);
   });
 
   test("Qwen3 attention_bias true is honoured; defaults apply when optional fields are absent", () => {

@@ -4,7 +4,7 @@
  * (replies, streamed heads, aborts that leave the worker's queue, refused requests, load failure).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { RtoolClient } from "../client";
+import { AgentClient } from "../client";
 import { RequestRejectedError, ServerUnavailableError } from "../transport";
 import { inPageEngine, type WorkerLike } from "./in-page-engine";
 import type { CoreCallRequest, CoreCallResult, InPageCore } from "./protocol";
@@ -84,7 +84,7 @@ describe("in-page engine", () => {
     const { core } = scriptedCore();
     const engine = connect(core);
     expect((await engine.ready).totalMs).toBe(6);
-    const client = new RtoolClient({ transport: engine.transport });
+    const client = new AgentClient({ transport: engine.transport });
     const moved: string[] = [];
     const heads: string[] = [];
     client.on("head", (h) => heads.push(`${h.head}=${h.text}`));

@@ -1,10 +1,15 @@
 /**
  * The abort signal of the request whose work is running now. Routes run a call inside
- * {@link withRequestSignal}; the batching runtime reads {@link currentRequestSignal} on every
- * step, so work for a request whose client left (or whose deadline passed) stops at its next
- * forward pass, without core's callers and decoders having to pass a signal through every layer.
+ * {@link withRequestSignal}; core's `BatchedRuntime` reads {@link currentRequestSignal} on every
+ * step (`serveModel` hands it over as its `currentSignal`), so work for a request whose client
+ * left (or whose deadline passed) stops at its next forward pass, without core's callers and
+ * decoders having to pass a signal through every layer.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { RequestAbortedError } from "@rtool/core";
+
+// Core's batch layer refuses an aborted request's steps with this error; routes throw it too.
+export { RequestAbortedError };
 
 const scope = new AsyncLocalStorage<AbortSignal>();
 
@@ -30,17 +35,6 @@ export function withRequestSignal<T>(signal: AbortSignal, work: () => Promise<T>
  */
 export function currentRequestSignal(): AbortSignal | undefined {
   return scope.getStore();
-}
-
-/**
- * A step (or call) given up because its request was aborted. `reason` is the signal's reason
- * (the timeout's 504, or the disconnect's `AbortError`).
- */
-export class RequestAbortedError extends Error {
-  override readonly name = "RequestAbortedError";
-  constructor(readonly reason: unknown) {
-    super("the request was aborted; its work stopped");
-  }
 }
 
 /**

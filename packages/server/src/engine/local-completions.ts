@@ -6,7 +6,7 @@
  * decoded alone: a branch sees the shared prefix and its own tokens only. Prompts that share
  * little are split over several trees, so one forward pass never takes an unbounded batch.
  */
-import { type CallerModel, decodeHeads, type HeadPlan, PrefixCache, VocabIndex } from "@rtool/core";
+import { type CallerModel, decodePrompt, type HeadPlan, PrefixCache, VocabIndex } from "@rtool/core";
 import { CompletionInputError } from "./errors";
 import type { CompletionChoice, CompletionEngine, CompletionRequest, CompletionResult } from "./types";
 
@@ -91,21 +91,19 @@ export class LocalCompletions implements CompletionEngine {
         stops: { value: [...stops, ...eosStops], null: [] },
         constraint: null,
       }));
-      const match = this.cache?.lookup(prefix) ?? { length: 0, kv: null };
       request.signal?.throwIfAborted();
-      const decoded = await decodeHeads({
+      const decoded = await decodePrompt({
         runtime,
         vocab: this.vocab,
-        past: match.kv ?? runtime.emptyKv(),
-        pending: prefix.slice(match.length),
+        cache: this.cache,
+        prompt: prefix,
         heads: plans,
         maxTokens: request.maxTokens,
         temperature: request.temperature,
         seed: request.seed,
         skipForced: false,
       });
-      if (decoded.promptKv) this.cache?.insert(prefix, decoded.promptKv);
-      cachedTokens += match.length;
+      cachedTokens += decoded.cachedTokens;
       steps += decoded.steps;
       for (const head of decoded.heads) {
         const marker = head.stoppedBy === "marker" ? head.marker : null;

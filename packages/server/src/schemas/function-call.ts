@@ -68,7 +68,10 @@ const issueSchema = z.object({ path: z.string(), message: z.string() }).openapi(
 
 export const functionCallReplySchema = z
   .object({
-    success: z.boolean().openapi({ description: "A function was called and its arguments are valid." }),
+    success: z.boolean().openapi({
+      description:
+        "A function was chosen (as in the reference server); whether its arguments also passed the tool's schema is `valid`.",
+    }),
     function: z.string().nullable(),
     args: z.record(z.string(), z.unknown()),
     heads: z
@@ -77,7 +80,10 @@ export const functionCallReplySchema = z
     content: z.string().nullable(),
     latency_ms: z.number(),
     error: z.string().nullable(),
-    valid: z.boolean(),
+    valid: z.boolean().openapi({
+      description:
+        "A function was chosen and its arguments passed the tool's schema (`errors` lists what did not).",
+    }),
     errors: z.array(issueSchema),
     timings: z.object({
       prefill_ms: z.number(),

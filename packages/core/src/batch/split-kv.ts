@@ -5,7 +5,7 @@
  * again by the next merged pass, which can copy the few runs it needs straight from here.
  * Anything else that reads `keys` or `values` gets contiguous arrays, made once on first use.
  */
-import type { KvState } from "@rtool/core";
+import type { KvState } from "../runtime/types";
 
 /** A run of positions of the state, held at `from` in the source. */
 export interface KvRun {

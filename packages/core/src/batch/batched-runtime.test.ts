@@ -1,31 +1,23 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import {
-  createModelFromWeights,
-  type KvState,
-  type Model,
-  type QwenConfig,
-  randomQwenWeights,
-  type StepInput,
-  type StepOutput,
-} from "@rtool/core";
-import { BatchedRuntime, mergeSteps } from "./batched-runtime";
+import { tinyQwen2 } from "../../test/tiny-configs";
+import { createModelFromWeights } from "../create-model";
+import { randomQwenWeights } from "../graph/random-weights";
+import type { Model } from "../model";
+import type { QwenConfig } from "../model/types";
+import type { KvState, StepInput, StepOutput } from "../runtime/types";
+import { BatchedRuntime } from "./batched-runtime";
+import { mergeSteps } from "./merge-steps";
 
 // Loading a model (or spawning the CLI) takes seconds on a busy machine.
 setDefaultTimeout(60_000);
 
+// Qwen3-style (q/k norms, tied embeddings) on the small Qwen2 shape.
 const config: QwenConfig = {
+  ...tinyQwen2,
   architecture: "qwen3",
   vocabSize: 96,
-  hiddenSize: 32,
   intermediateSize: 64,
-  numLayers: 2,
-  numAttentionHeads: 4,
-  numKeyValueHeads: 2,
-  headDim: 8,
-  ropeTheta: 10000,
-  rmsNormEps: 1e-6,
   tieWordEmbeddings: true,
-  maxPositionEmbeddings: 256,
   attentionBias: false,
   qkNorm: true,
 };

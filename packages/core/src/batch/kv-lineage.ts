@@ -5,7 +5,7 @@
  * The lineage is learnt from the runtime's own operations (a step's present begins with its
  * past, a slice with its source), never by comparing arrays.
  */
-import type { KvState } from "@rtool/core";
+import type { KvState } from "../runtime/types";
 
 /** `kv`'s first `length` positions are those of every other state with the same `root`. */
 export interface KvAnchor {

@@ -1,0 +1,148 @@
+/**
+ * The tensor side of batching: several independent steps become one forward pass. Each step's
+ * past KV becomes one segment of a combined past, its new tokens one block of rows, and the mask
+ * is block-diagonal (a step's rows see only its own segment and its own new tokens, under its own
+ * tree mask), so every step gets the logits and present KV it would have got alone.
+ */
+import type { StepInput, StepOutput } from "../runtime/types";
+import { type KvAnchor, layoutSharedPast } from "./kv-lineage";
+import { copyPositions, SplitKv } from "./split-kv";
+
+/** Shape facts the merge needs (a `QwenConfig` has them). */
+export interface KvLayout {
+  numLayers: number;
+  numKeyValueHeads: number;
+  headDim: number;
+}
+
+/**
+ * Merges steps of independent sequences into one step, and splits its output back. With
+ * `anchors` (from a {@link KvLineage}), leading positions that several pasts share are held once.
+ *
+ * @example
+ * ```ts
+ * const merged = mergeSteps([stepA, stepB], runtime.config);
+ * const [a, b] = merged.split(await runtime.step(merged.input)); // as if each ran alone
+ * ```
+ */
+export function mergeSteps(
+  inputs: readonly StepInput[],
+  layout: KvLayout,
+  anchors?: readonly (KvAnchor | null)[],
+): { input: StepInput; split: (output: StepOutput) => StepOutput[] } {
+  const { numLayers, numKeyValueHeads: kvH, headDim: d } = layout;
+  const pastLengths = inputs.map((s) => s.past.length);
+  const newLengths = inputs.map((s) => s.tokenIds.length);
+  const past = layoutSharedPast(pastLengths, anchors ?? inputs.map(() => null));
+  const rowOffsets = offsets(newLengths);
+  const P = past.total;
+  const Q = sum(newLengths);
+  const total = P + Q;
+
+  const concatPast = (kind: "keys" | "values", layer: number) => {
+    const out = new Float32Array(kvH * P * d);
+    inputs.forEach((s, r) => {
+      const len = pastLengths[r]!;
+      const shared = past.shared[r]!;
+      for (let h = 0; h < kvH; h++) {
+        if (past.fillsShared[r]) {
+          copyPositions(s.past, kind, layer, h, 0, shared, out, (h * P + past.sharedOffsets[r]!) * d, d);
+        }
+        copyPositions(
+          s.past,
+          kind,
+          layer,
+          h,
+          shared,
+          len - shared,
+          out,
+          (h * P + past.ownOffsets[r]!) * d,
+          d,
+        );
+      }
+    });
+    return out;
+  };
+  const keys = Array.from({ length: numLayers }, (_, l) => concatPast("keys", l));
+  const values = Array.from({ length: numLayers }, (_, l) => concatPast("values", l));
+
+  const tokenIds = new Array<number>(Q);
+  const positions = new Array<number>(Q);
+  const mask = new Float32Array(Q * total).fill(Number.NEGATIVE_INFINITY);
+  const logitRows: number[] = [];
+  const rowCounts: number[] = [];
+  inputs.forEach((s, r) => {
+    const q = newLengths[r]!;
+    const p = pastLengths[r]!;
+    const shared = past.shared[r]!;
+    const sharedAt = past.sharedOffsets[r]!;
+    const ownAt = past.ownOffsets[r]!;
+    const rowBase = rowOffsets[r]!;
+    const width = p + q;
+    for (let i = 0; i < q; i++) {
+      tokenIds[rowBase + i] = s.tokenIds[i]!;
+      positions[rowBase + i] = s.positions[i]!;
+      const row = (rowBase + i) * total;
+      if (s.attentionMask) {
+        const src = s.attentionMask.subarray(i * width, (i + 1) * width);
+        mask.set(src.subarray(0, shared), row + sharedAt);
+        mask.set(src.subarray(shared, p), row + ownAt);
+        mask.set(src.subarray(p), row + P + rowBase);
+      } else {
+        // Plain causal attention over this request's own past and new tokens.
+        mask.fill(0, row + sharedAt, row + sharedAt + shared);
+        mask.fill(0, row + ownAt, row + ownAt + p - shared);
+        mask.fill(0, row + P + rowBase, row + P + rowBase + i + 1);
+      }
+    }
+    const rows = s.logitRows ? Array.from(s.logitRows) : [q - 1];
+    for (const row of rows) logitRows.push(rowBase + row);
+    rowCounts.push(rows.length);
+  });
+
+  // Each request's present stays a view of the merged present (see SplitKv): its shared run,
+  // its own past, its new rows.
+  const split = (output: StepOutput): StepOutput[] => {
+    const vocab = output.logits.length / logitRows.length;
+    const logitOffsets = offsets(rowCounts);
+    const source = {
+      keys: output.present.keys,
+      values: output.present.values,
+      total,
+      kvHeads: kvH,
+      headDim: d,
+    };
+    return inputs.map((_, r) => {
+      const p = pastLengths[r]!;
+      const shared = past.shared[r]!;
+      const runs = [
+        { from: past.sharedOffsets[r]!, length: shared },
+        { from: past.ownOffsets[r]!, length: p - shared },
+        { from: P + rowOffsets[r]!, length: newLengths[r]! },
+      ].filter((run) => run.length > 0);
+      return {
+        logits: output.logits.slice(logitOffsets[r]! * vocab, (logitOffsets[r]! + rowCounts[r]!) * vocab),
+        present: new SplitKv(source, runs),
+      };
+    });
+  };
+
+  return {
+    input: { tokenIds, positions, attentionMask: mask, past: { length: P, keys, values }, logitRows },
+    split,
+  };
+}
+
+function offsets(lengths: readonly number[]): number[] {
+  const out: number[] = [];
+  let at = 0;
+  for (const n of lengths) {
+    out.push(at);
+    at += n;
+  }
+  return out;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,189 @@
+/**
+ * The heads of one decode and the rules that end or change them: stop (a marker, the token
+ * budget, no valid token, or a constraint that forces the rest), constrain (a finished head
+ * narrows the others: a head whose text is ruled out starts over), and report (each head once,
+ * when it is final). The forward passes are the loop's; this only keeps the heads' states.
+ */
+import {
+  classifyHeadText,
+  type DoneText,
+  forcedEnding,
+  type HeadTextState,
+  type TextConstraint,
+} from "../head-text";
+import { draftFromPrompt } from "../prompt-lookup";
+import type { AllowedTokens } from "../token-choice";
+import { type Branch, openBranches, restartBranch } from "./branch";
+import type { DecodeSettings } from "./settings";
+import type { DecodeHeadsInput, HeadOutcome, HeadStopReason } from "./types";
+
+/**
+ * Every head of a decode, as branches.
+ *
+ * @example
+ * ```ts
+ * const heads = new HeadSet(input, decodeSettings(input));
+ * heads.forceOpenings(); // heads whose constraint leaves one value finish without a pass
+ * ```
+ */
+export class HeadSet {
+  readonly branches: Branch[];
+  private readonly byName: Map<string, Branch>;
+  /** Reports wait for `holdReportsUntil` to finish (earlier values may still change). */
+  private holding: boolean;
+
+  constructor(
+    private readonly input: DecodeHeadsInput,
+    private readonly settings: DecodeSettings,
+  ) {
+    this.branches = openBranches(input.heads, settings.seed);
+    this.byName = new Map(this.branches.map((b) => [b.plan.name, b]));
+    this.holding = input.holdReportsUntil !== undefined && this.byName.has(input.holdReportsUntil);
+  }
+
+  /** Finishes, before any pass, every head whose constraint forces its whole value. */
+  forceOpenings(): void {
+    for (const b of this.branches) {
+      if (b.live) this.finishIfForced(b, classifyHeadText("", b.constraint, b.plan.stops));
+    }
+  }
+
+  /** Tells `onHeadDone` of every head that finished since, unless reports are held. */
+  report(): void {
+    const { onHeadDone, holdReportsUntil } = this.input;
+    if (!onHeadDone) return;
+    for (const b of this.branches) {
+      if (b.live || b.reported || (this.holding && b.plan.name !== holdReportsUntil)) continue;
+      b.reported = true;
+      onHeadDone(b.outcome!);
+    }
+  }
+
+  /** The outcome of every head, in the order of `input.heads`. */
+  outcomes(): HeadOutcome[] {
+    return this.branches.map((b) => b.outcome!);
+  }
+
+  /**
+   * Ends `b` if its text (classified as `state`) is done, ruled out, over budget or forced to a
+   * single ending; true when it ended.
+   */
+  stopIfDone(b: Branch, state: HeadTextState): boolean {
+    if (state.kind === "done") this.finish(b, state, state.value, "marker");
+    else if (state.kind === "rejected") this.finish(b, null, b.text, "noValidToken");
+    else if (b.ids.length - b.forcedTokens >= this.settings.maxTokens)
+      this.finish(b, null, state.value, "maxTokens");
+    else return this.finishIfForced(b, state);
+    return true;
+  }
+
+  /** Ends `b` because no token its constraint allows is left. */
+  stopWithoutToken(b: Branch): void {
+    const state = classifyHeadText(b.text, b.constraint, b.plan.stops);
+    this.finish(b, null, state.kind === "open" ? state.value : b.text, "noValidToken");
+  }
+
+  /** The tokens `b`'s constraint lets it write next, or null when unconstrained. */
+  allowedFor(b: Branch): AllowedTokens | null {
+    const constraint = b.constraint;
+    if (!constraint) return null;
+    const { vocab } = this.input;
+    const ok = (text: string) => classifyHeadText(text, constraint, b.plan.stops).kind !== "rejected";
+    return {
+      // A token without text (ids a model pads its vocabulary with) makes no progress.
+      allows: (id) => {
+        const text = vocab.text(id);
+        return text !== "" && ok(b.text + text);
+      },
+      all: () => vocab.acceptedTokens(b.text, ok),
+    };
+  }
+
+  /** The prompt tokens that followed the branch's last tokens, cut where its constraint or stop says. */
+  draftFor(b: Branch): number[] {
+    const { drafting, draftTokens, maxTokens } = this.settings;
+    if (!drafting || b.ids.length === 0) return [];
+    const guess = draftFromPrompt(this.input.promptIds!, [...b.plan.tagIds, ...b.ids], {
+      maxTokens: draftTokens,
+    });
+    const kept: number[] = [];
+    let text = b.text;
+    for (const id of guess) {
+      const piece = this.input.vocab.text(id);
+      if (piece === "") break;
+      text += piece;
+      const state = classifyHeadText(text, b.constraint, b.plan.stops);
+      if (state.kind === "rejected") break;
+      kept.push(id);
+      if (state.kind === "done") break;
+    }
+    // the head's generation budget bounds the draft as well
+    return kept.slice(0, Math.max(0, maxTokens - (b.ids.length - b.forcedTokens)));
+  }
+
+  private finish(
+    b: Branch,
+    done: Omit<DoneText, "kind"> | null,
+    value: string,
+    stoppedBy: HeadStopReason,
+  ): void {
+    b.live = false;
+    b.feed = [];
+    b.outcome = {
+      name: b.plan.name,
+      text: done ? done.value : value,
+      isNull: done ? done.isNull : false,
+      marker: done ? done.marker : null,
+      stoppedBy,
+      tokenIds: b.ids,
+      forcedTokens: b.forcedTokens,
+      restarts: b.restarts,
+    };
+    if (this.input.refine) {
+      const updates = this.input.refine(b.outcome);
+      if (updates) for (const [name, constraint] of updates) this.constrain(name, constraint);
+    }
+    if (this.holding && b.plan.name === this.input.holdReportsUntil) this.holding = false;
+  }
+
+  /** Emits what the constraint forces from `state`, if anything; true when the head finished. */
+  private finishIfForced(b: Branch, state: HeadTextState): boolean {
+    if (!this.settings.skipForced || state.kind !== "open") return false;
+    const done = forcedEnding(state, b.constraint, b.plan.stops);
+    if (!done) return false;
+    const suffix = (done.value + done.marker).slice(b.text.length);
+    const forced = suffix.length > 0 ? this.input.vocab.vocab.encode(suffix) : [];
+    b.ids.push(...forced);
+    b.forcedTokens += forced.length;
+    b.text += suffix;
+    this.finish(b, done, done.value, "forced");
+    return true;
+  }
+
+  /**
+   * Gives head `name` a new constraint: a live head whose text it rules out starts over, a
+   * finished head whose value it rules out is decoded again.
+   */
+  private constrain(name: string, constraint: TextConstraint | null): void {
+    const b = this.byName.get(name);
+    if (!b) return;
+    b.constraint = constraint;
+    if (b.live) {
+      let state = classifyHeadText(b.text, constraint, b.plan.stops);
+      if (state.kind === "rejected") {
+        restartBranch(b);
+        state = classifyHeadText("", constraint, b.plan.stops);
+      }
+      this.finishIfForced(b, state);
+      return;
+    }
+    const outcome = b.outcome!;
+    if (!constraint) return;
+    const stillValid = outcome.isNull
+      ? constraint.allowsNull
+      : outcome.stoppedBy !== "noValidToken" && constraint.isComplete(outcome.text);
+    if (stillValid) return;
+    restartBranch(b);
+    this.finishIfForced(b, classifyHeadText("", constraint, b.plan.stops));
+  }
+}

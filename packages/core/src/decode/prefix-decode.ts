@@ -1,0 +1,45 @@
+/**
+ * `decodeHeads` over a prompt whose leading tokens may already be cached: the longest cached
+ * prefix's KV is reused, only the rest is prefilled, and the whole prompt's KV is cached after.
+ * Every caller of the decoder (the real-time caller, text completions) does exactly this, so it
+ * lives here once, and none of them handles KV itself.
+ */
+
+import type { DecodeHeadsInput, DecodeHeadsResult } from "./heads/types";
+import { decodeHeads } from "./multi-head";
+import type { PrefixCache } from "./prefix-cache";
+
+/** Input of {@link decodePrompt}: `decodeHeads`' input with the prompt in place of `past`/`pending`. */
+export interface PromptDecodeInput extends Omit<DecodeHeadsInput, "past" | "pending"> {
+  /** The tokens every head continues (before its tag). */
+  prompt: readonly number[];
+  /** Where the prompt's prefix KV is looked up and the prompt's KV stored; none decodes cold. */
+  cache?: PrefixCache | null;
+}
+
+/** {@link DecodeHeadsResult} and how much of the prompt came from the cache. */
+export interface PromptDecodeResult extends DecodeHeadsResult {
+  /** Prompt tokens whose KV the cache held (not prefilled). */
+  cachedTokens: number;
+}
+
+/**
+ * Decodes the heads after `input.prompt`, reusing and filling `input.cache`.
+ *
+ * @example
+ * ```ts
+ * const cache = new PrefixCache(runtime, { maxBytes: 64 << 20 });
+ * const { heads, cachedTokens } = await decodePrompt({ runtime, vocab, cache, prompt: ids, heads: plans, maxTokens: 16 });
+ * ```
+ */
+export async function decodePrompt(input: PromptDecodeInput): Promise<PromptDecodeResult> {
+  const { prompt, cache, ...rest } = input;
+  const match = cache?.lookup(prompt) ?? { length: 0, kv: null };
+  const decoded = await decodeHeads({
+    ...rest,
+    past: match.kv ?? input.runtime.emptyKv(),
+    pending: prompt.slice(match.length),
+  });
+  if (decoded.promptKv) cache?.insert(prompt, decoded.promptKv);
+  return { ...decoded, cachedTokens: match.length };
+}
