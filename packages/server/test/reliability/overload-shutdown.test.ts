@@ -109,7 +109,9 @@ describe("shutdown", () => {
       for (const signal of signals) child.kill(signal);
       const code = await child.exited;
       expect(code).toBe(0);
-      expect(performance.now() - started).toBeLessThan(1000 + 1500);
+      // The deadline is 1 s; the slack covers process teardown on a loaded machine. What this
+      // guards against is a drain with no deadline (51 s before) or a second SIGINT skipping it.
+      expect(performance.now() - started).toBeLessThan(1000 + 5000);
       for (const status of await Promise.all(calls)) expect([200, 503]).toContain(status);
     });
   }

@@ -73,6 +73,51 @@ const AXIS_ZH: Record<string, string[]> = {
   pitch: ["俯仰", "pitch轴", "俯仰轴", "Y轴", "y轴"],
   yaw: ["偏航", "yaw轴", "偏航轴", "Z轴", "z轴"],
 };
+/** Ways to say "move the tip to" before coordinates (every fourth is held out by `choose`). */
+const GO_EN = [
+  "move to",
+  "go to",
+  "head to",
+  "travel to",
+  "bring the tip to",
+  "lift it to",
+  "lift it straight up to",
+  "raise it to",
+  "lower it to",
+  "take it to",
+  "carry it to",
+  "shift to",
+  "send the arm to",
+  "position the tool at",
+  "move the gripper to",
+  "put the tip at",
+  "reposition to",
+  "slide over to",
+  "drop down to",
+  "come up to",
+  "move the tip to",
+  "bring it up to",
+  "set the tool at",
+  "jog to",
+];
+const GO_ZH = [
+  "移动到",
+  "移到",
+  "去",
+  "到",
+  "把末端移到",
+  "抬到",
+  "举到",
+  "降到",
+  "放低到",
+  "挪到",
+  "送到",
+  "走到",
+  "把夹爪移到",
+  "把它抬起来到",
+  "升到",
+  "把工具移到",
+];
 /** Force levels: `part` words describe the object, `grip` words the grip itself. */
 const FORCE: { value: number; part: string[]; grip: string[]; zhPart: string[]; zhGrip: string[] }[] = [
   {
@@ -296,25 +341,31 @@ export function drawRoboticArm(ph: Phrasing): Draw {
       const mm = en ? r.pick(["", " mm", "mm", " millimeters"]) : r.pick(["", "毫米", "mm"]);
       const t = en
         ? ph.choose([
-            "move to x {x} y {y} z {z}{mm} {speed}",
-            "Go to {x}, {y}, {z} {speed}",
-            "{speed} move to ({x}, {y}, {z})",
-            "move the tip to x={x}{mm}, y={y}{mm}, z={z}{mm} {speed}",
-            "go to position {x} {y} {z} {speed}",
+            "{go} x {x} y {y} z {z}{mm} {speed}",
+            "{go} {x}, {y}, {z} {speed}",
+            "{speed} {go} ({x}, {y}, {z})",
+            "{go} x={x}{mm}, y={y}{mm}, z={z}{mm} {speed}",
+            "{go} position {x} {y} {z} {speed}",
             "coordinates {x} {y} {z}, {speed}",
-            "Move to X {x}{mm} Y {y}{mm} Z {z}{mm} {speed}",
+            "{go} X {x}{mm} Y {y}{mm} Z {z}{mm} {speed}",
             "target x {x}, y {y}, height {z}{mm} {speed}",
+            "{go} the point ({x},{y},{z}) {speed}",
+            "{go} x {x}, y {y} and z {z} {speed}",
+            "{speed} {go} {x} {y} {z}",
+            "{go} ({x}, {y}, {z}){mm} {speed}",
           ])
         : ph.choose([
-            "移动到x {x} y {y} z {z}{mm}，{speed}",
-            "{speed}移到({x}, {y}, {z})",
-            "去坐标{x}，{y}，{z}{speed}",
-            "移动到X={x}{mm}，Y={y}{mm}，Z={z}{mm}，{speed}",
-            "到位置{x} {y} {z}，{speed}",
-            "{speed}把末端移到x{x}、y{y}、z{z}",
+            "{go}x {x} y {y} z {z}{mm}，{speed}",
+            "{speed}{go}({x}, {y}, {z})",
+            "{go}坐标{x}，{y}，{z}{speed}",
+            "{go}X={x}{mm}，Y={y}{mm}，Z={z}{mm}，{speed}",
+            "{go}位置{x} {y} {z}，{speed}",
+            "{speed}{go}x{x}、y{y}、z{z}",
             "坐标{x}，{y}，高度{z}{mm}，{speed}",
+            "{go}({x},{y},{z})这个点，{speed}",
           ]);
-      query = ph.say(t, { speed: speedWord, mm }, { x: num(x), y: num(y), z: num(z) });
+      const go = ph.choose(en ? GO_EN : GO_ZH);
+      query = ph.say(t, { speed: speedWord, mm, go }, { x: num(x), y: num(y), z: num(z) });
     }
     return placeEnvironment(ph, env, tidy(query), history, { function: "move_to", args });
   }
