@@ -12,6 +12,7 @@ import {
   RealtimeCaller,
   type RtoolTokenizer,
 } from "@rtool/core";
+import { DEFAULT_CONCURRENCY } from "./batching/call-queue";
 import { CallerPool } from "./batching/caller-pool";
 import { currentRequestSignal } from "./cancel/abort-scope";
 import { LocalCompletions } from "./engine/local-completions";
@@ -30,7 +31,7 @@ export interface LoadCallersOptions {
   cache?: boolean;
   /** Load without checking every float tensor for NaN/Inf; default false. */
   skipWeightCheck?: boolean;
-  /** Most callers per format (created as concurrency needs them): calls decoded at once; default 16. */
+  /** Most callers per format (created as concurrency needs them): calls decoded at once; default {@link DEFAULT_CONCURRENCY}. */
   lanes?: number;
   /** Prefix-cache bytes per format (one cache shared by the format's lanes); default 256 MiB. */
   prefixCacheBytes?: number;
@@ -95,7 +96,7 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
     // A request's steps stop at its next forward pass once it aborts (see cancel/abort-scope.ts).
     currentSignal: currentRequestSignal,
   });
-  const lanes = options.lanes ?? 16;
+  const lanes = options.lanes ?? DEFAULT_CONCURRENCY;
   const cacheBytes = options.prefixCacheBytes ?? 256 * 1024 * 1024;
   // One cache per format for all its lanes: a lane never prefills what another has cached, and
   // calls continuing from the same cached prefix share it in merged passes.
