@@ -32,7 +32,7 @@ describe("DEFAULT_CONCURRENCY", () => {
       tokenizer: model.tokenizer,
       dispose: () => model.dispose(),
     });
-    expect(served.pools.v1.maxLanes).toBe(DEFAULT_CONCURRENCY);
+    expect(served.pool.maxLanes).toBe(DEFAULT_CONCURRENCY);
     await served.dispose?.();
   });
 });
