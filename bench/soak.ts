@@ -2,7 +2,7 @@
  * `bun bench/soak.ts`: a bounded soak of one rtool-server. `--calls N` calls (default 20 000)
  * over the scenarios in turn (JSON and, every fourth call, streamed), from `--clients C`
  * concurrent clients (default 4) on C lanes, stopping early at `--max-minutes M` (default 60);
- * `--cache-mb B` bounds the prefix cache (default 192; one cache per prompt format, shared by its
+ * `--cache-mb B` bounds the prefix cache (default 192; one cache for both prompt formats, shared by the
  * lanes), `--max-tokens T` per head (default 16). Scenarios come in a seeded random order, not round robin: a cyclic order
  * longer than what a lane's cache holds would make every lookup an LRU miss.
  * Samples the process's RSS (after a full GC) and the prefix cache's bytes every `--every K`

@@ -64,7 +64,8 @@ function buildFromDir(
  * and runs it on ONNX Runtime. The ONNX graph is built on first load and cached on disk
  * (`$RTOOL_CACHE_DIR` or `~/.cache/rtool/graphs`; `cache: false` skips the cache). Every float
  * tensor is checked for NaN and infinities as the graph is built (`skipWeightCheck` turns that
- * off); a cached graph was checked when it was built.
+ * off); a cached graph was checked when it was built, and graphs built with `skipWeightCheck`
+ * are cached under their own key, so a checked load never reuses one.
  *
  * @example
  * ```ts
@@ -83,7 +84,9 @@ export async function loadModel(dir: string, options: LoadModelOptions = {}): Pr
   const tokenizer = loadTokenizer(dir);
   if (options.cache ?? true) {
     const variant = options.cacheVariant ?? (options.linear ? "custom-linear" : quant.cacheVariant);
-    const key = graphCacheKey(dir, variant);
+    // The NaN/Inf check runs only while a graph is built, so a graph built with it skipped is
+    // cached apart: a later checked load must not take it as checked.
+    const key = graphCacheKey(dir, options.skipWeightCheck ? `${variant} unchecked-weights` : variant);
     const warn = options.onWarning ?? console.warn;
     const cached = findCachedGraph(key);
     if (cached) {

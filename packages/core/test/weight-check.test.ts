@@ -1,9 +1,9 @@
 /**
  * `loadModel` refuses a checkpoint whose tensors hold NaN or infinities, naming the tensor, and
- * loads it anyway with `skipWeightCheck`.
+ * loads it anyway with `skipWeightCheck`; a graph cached by such a load never serves a checked one.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadModel } from "../src/load-model";
@@ -17,7 +17,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A copy of the qwen3-tied fixture with `bad` written into one element of `tensor`. */
 function damagedCopy(tensor: string, bad: number): string {
-  const dir = join(work, `damaged-${String(bad)}`);
+  const dir = join(work, `damaged-${String(bad)}-${tensor}`);
   cpSync(join(import.meta.dir, "fixtures/qwen3-tied"), dir, { recursive: true });
   const file = join(dir, "model.safetensors");
   const source = new SafetensorsFile(file);
@@ -52,4 +52,36 @@ describe("weight check", () => {
       await model.dispose();
     });
   }
+
+  test("a graph cached by a skipWeightCheck load is not reused by a checked load", async () => {
+    const tensor = "model.layers.0.mlp.up_proj.weight";
+    const dir = damagedCopy(tensor, Number.NaN);
+    const saved = process.env.RTOOL_CACHE_DIR;
+    process.env.RTOOL_CACHE_DIR = join(work, "graph-cache");
+    try {
+      const unchecked = await loadModel(dir, { threads: 1, skipWeightCheck: true });
+      await unchecked.dispose();
+      expect(readdirSync(process.env.RTOOL_CACHE_DIR).filter((f) => !f.startsWith("."))).toHaveLength(1);
+      const hits: string[] = [];
+      const error = await loadModel(dir, {
+        threads: 1,
+        onProgress: (event) => hits.push(event.stage),
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TensorValueError);
+      expect((error as TensorValueError).tensor).toBe(tensor);
+      expect(hits).not.toContain("graph-cache-hit");
+      // and the unchecked load still finds its own entry
+      const again: string[] = [];
+      const model = await loadModel(dir, {
+        threads: 1,
+        skipWeightCheck: true,
+        onProgress: (event) => again.push(event.stage),
+      });
+      await model.dispose();
+      expect(again).toContain("graph-cache-hit");
+    } finally {
+      if (saved === undefined) delete process.env.RTOOL_CACHE_DIR;
+      else process.env.RTOOL_CACHE_DIR = saved;
+    }
+  });
 });

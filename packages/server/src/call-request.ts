@@ -11,7 +11,7 @@ import {
   type ToolSpec,
 } from "@rtool/core";
 import { QueueClosedError, QueueFullError } from "./batching/call-queue";
-import type { CallerRequest } from "./caller";
+import type { CallerRequest, PromptFormat } from "./caller";
 import { ApiError } from "./http/api-error";
 
 /** The parts of a body every call route shares. */
@@ -48,10 +48,16 @@ export interface MappedRequest {
 }
 
 /**
- * The caller request for a body: the query is the last user message, the system prompt is
- * `system` or else the first system message.
+ * The caller request for a body in the route's prompt `format`: the query is the last user
+ * message, the system prompt is `system` or else the first system message.
+ *
+ * @example
+ * ```ts
+ * const { request } = toCallerRequest({ messages: [{ role: "user", content: "go up" }], tools }, "v2");
+ * // { format: "v2", query: "go up", tools, ... }
+ * ```
  */
-export function toCallerRequest(body: CallBody): MappedRequest {
+export function toCallerRequest(body: CallBody, format: PromptFormat): MappedRequest {
   let queryIndex = -1;
   body.messages.forEach((m, i) => {
     if (m.role === "user") queryIndex = i;
@@ -68,6 +74,7 @@ export function toCallerRequest(body: CallBody): MappedRequest {
   }
   const system = body.system ?? body.messages.find((m) => m.role === "system")?.content;
   const request: CallerRequest = {
+    format,
     query,
     // The raw tools: the caller normalises them itself (already checked by checkTools).
     tools: body.tools,

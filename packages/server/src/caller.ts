@@ -3,8 +3,16 @@
  * `@rtool/core`, written structurally so routes and tests depend on the contract, not on a model.
  */
 
+/** Prompt format of a call: `v1` (head instructions in the system turn) or `v2` (domain system prompt). */
+export type PromptFormat = "v1" | "v2";
+
 /** A request in the caller's terms (the HTTP body has already been validated and mapped). */
 export interface CallerRequest {
+  /**
+   * Prompt format of this call (a route sets it; a caller may default it). One caller, with one
+   * prefix cache keyed on tokens, serves both formats.
+   */
+  format?: PromptFormat;
   query: string;
   tools: readonly unknown[];
   environment?: readonly string[];
@@ -53,7 +61,7 @@ export interface CallerCacheStats {
   bytes?: number;
 }
 
-/** A real-time function caller bound to one prompt format. */
+/** A real-time function caller: the format comes with each request. */
 export interface Caller {
   call(request: CallerRequest): Promise<CallerResult>;
   stream(request: CallerRequest): AsyncIterable<CallerEvent>;

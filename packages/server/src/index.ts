@@ -5,7 +5,13 @@
  */
 export { VERSION } from "@rtool/core";
 export { type AppOptions, createApp, ROUTES } from "./app";
-export { CallQueue, type CallQueueOptions, QueueClosedError, QueueFullError } from "./batching/call-queue";
+export {
+  CallQueue,
+  type CallQueueOptions,
+  DEFAULT_CONCURRENCY,
+  QueueClosedError,
+  QueueFullError,
+} from "./batching/call-queue";
 export { CallerPool } from "./batching/caller-pool";
 export type {
   Caller,

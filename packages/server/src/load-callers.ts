@@ -1,6 +1,7 @@
 /**
  * From a model directory to what the server serves: `loadModel`, a {@link BatchedRuntime} over
- * its runtime, and for each prompt format a {@link CallerPool} of real-time callers (lanes) on it.
+ * its runtime, and one {@link CallerPool} of real-time callers (lanes) on it with one prefix cache,
+ * serving both prompt formats (each request names its own).
  */
 import {
   BatchedRuntime,
@@ -12,11 +13,12 @@ import {
   RealtimeCaller,
   type RtoolTokenizer,
 } from "@rtool/core";
+import { DEFAULT_CONCURRENCY } from "./batching/call-queue";
 import { CallerPool } from "./batching/caller-pool";
 import { currentRequestSignal } from "./cancel/abort-scope";
 import { LocalCompletions } from "./engine/local-completions";
 import type { CompletionEngine } from "./engine/types";
-import type { LoadedModel, PromptFormat } from "./model-host";
+import type { LoadedModel } from "./model-host";
 
 /** Options of {@link loadCallers}. */
 export interface LoadCallersOptions {
@@ -30,9 +32,9 @@ export interface LoadCallersOptions {
   cache?: boolean;
   /** Load without checking every float tensor for NaN/Inf; default false. */
   skipWeightCheck?: boolean;
-  /** Most callers per format (created as concurrency needs them): calls decoded at once; default 16. */
+  /** Most callers (created as concurrency needs them): calls decoded at once; default {@link DEFAULT_CONCURRENCY}. */
   lanes?: number;
-  /** Prefix-cache bytes per format (one cache shared by the format's lanes); default 256 MiB. */
+  /** Prefix-cache bytes (one cache for all lanes and both formats); default 256 MiB; 0: off. */
   prefixCacheBytes?: number;
   /** Loading stages, for a progress display. */
   onProgress?: (progress: LoadProgress) => void;
@@ -46,7 +48,8 @@ export interface LoadCallersOptions {
 /** A loaded model with its batching runtime (for metrics and benchmarks). */
 export interface LoadedCallers extends LoadedModel {
   runtime: BatchedRuntime;
-  pools: Record<PromptFormat, CallerPool>;
+  /** The lanes serving both formats (also `caller`). */
+  pool: CallerPool;
   /** `/v1/completions` on the same batching runtime. */
   completions: CompletionEngine;
 }
@@ -95,32 +98,30 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
     // A request's steps stop at its next forward pass once it aborts (see cancel/abort-scope.ts).
     currentSignal: currentRequestSignal,
   });
-  const lanes = options.lanes ?? 16;
+  const lanes = options.lanes ?? DEFAULT_CONCURRENCY;
   const cacheBytes = options.prefixCacheBytes ?? 256 * 1024 * 1024;
-  // One cache per format for all its lanes: a lane never prefills what another has cached, and
-  // calls continuing from the same cached prefix share it in merged passes.
-  const pool = (format: PromptFormat) => {
-    const prefixCache = cacheBytes > 0 ? new PrefixCache(runtime, { maxBytes: cacheBytes }) : undefined;
-    return new CallerPool(
-      () =>
-        new RealtimeCaller(
-          { runtime, tokenizer: model.tokenizer },
-          {
-            format,
-            prefixCacheBytes: cacheBytes,
-            prefixCache,
-            cacheSystemTurn: true,
-            draftTokens: options.draftTokens,
-          },
-        ),
-      lanes,
-      prefixCache ? () => prefixCache.stats() : undefined,
-    );
-  };
-  const pools = { v1: pool("v1"), v2: pool("v2") };
+  // One cache for all lanes and both formats: it keys on tokens, so a lane never prefills what
+  // another has cached, calls continuing from the same cached prefix share it in merged passes,
+  // and v1 and v2 share one memory budget instead of holding one each.
+  const prefixCache = cacheBytes > 0 ? new PrefixCache(runtime, { maxBytes: cacheBytes }) : undefined;
+  const pool = new CallerPool(
+    () =>
+      new RealtimeCaller(
+        { runtime, tokenizer: model.tokenizer },
+        {
+          // no default format: every request names its own (the routes set it)
+          prefixCacheBytes: cacheBytes,
+          prefixCache,
+          cacheSystemTurn: true,
+          draftTokens: options.draftTokens,
+        },
+      ),
+    lanes,
+    prefixCache ? () => prefixCache.stats() : undefined,
+  );
   return {
-    callers: pools,
-    pools,
+    caller: pool,
+    pool,
     runtime,
     provider: runtime.provider,
     completions: new LocalCompletions({ runtime, tokenizer: model.tokenizer }),

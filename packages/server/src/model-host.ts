@@ -3,16 +3,19 @@
  * loads (or after it failed to load), `/health` reports the state, shutdown disposes it.
  */
 import type { Caller, CallerCacheStats } from "./caller";
+
+export type { PromptFormat } from "./caller";
+
 import type { CompletionEngine } from "./engine/types";
 import { ApiError } from "./http/api-error";
 import { redactPaths } from "./http/redact-paths";
 
-/** Prompt format of a route. */
-export type PromptFormat = "v1" | "v2";
-
-/** A loaded model as the server uses it: one caller per prompt format. */
+/**
+ * A loaded model as the server uses it: one caller for both prompt formats (each request names
+ * its format), so the model's prefix cache is one too.
+ */
 export interface LoadedModel {
-  callers: Record<PromptFormat, Caller>;
+  caller: Caller;
   /** Execution provider in use; "remote" for a remote engine. */
   provider: "cpu" | "cuda" | "remote";
   /** Text completions (`/v1/completions`), when the model serves them. */
@@ -33,7 +36,7 @@ export type ModelState = "loading" | "ready" | "failed";
  * ```ts
  * const host = new ModelHost("rt-tiny", loadCallers()); // a promise: the server answers 503 meanwhile
  * await host.ready();
- * const result = await host.caller("v2").call({ query: "go left", tools });
+ * const result = await host.caller().call({ query: "go left", tools, format: "v2" });
  * ```
  */
 export class ModelHost {
@@ -75,9 +78,9 @@ export class ModelHost {
     return this.loading;
   }
 
-  /** The caller for `format`; a 503 {@link ApiError} while the model is not ready. */
-  caller(format: PromptFormat): Caller {
-    if (this.loaded) return this.loaded.callers[format];
+  /** The model's caller (requests name their format); a 503 {@link ApiError} while the model is not ready. */
+  caller(): Caller {
+    if (this.loaded) return this.loaded.caller;
     if (this.failure) {
       throw new ApiError(
         503,
@@ -94,27 +97,21 @@ export class ModelHost {
     const engine = this.loaded?.completions;
     if (engine) return engine;
     if (this.loaded) throw new ApiError(404, "not_found", null, "this model serves no text completions");
-    this.caller("v1"); // throws the 503 of a model still loading or failed
+    this.caller(); // throws the 503 of a model still loading or failed
     throw new Error("unreachable: caller() throws while no model is loaded");
   }
 
-  /** Prefix-cache counters summed over the formats' callers, null before loading. */
+  /** Prefix-cache counters of the caller (zeros when it keeps none), null before loading. */
   cacheStats(): CallerCacheStats | null {
     if (!this.loaded) return null;
-    const sum: Required<CallerCacheStats> = { hits: 0, misses: 0, evictions: 0, cachedTokens: 0, bytes: 0 };
-    const seen = new Set<Caller>();
-    for (const caller of Object.values(this.loaded.callers)) {
-      if (seen.has(caller)) continue;
-      seen.add(caller);
-      const stats = caller.cacheStats?.();
-      if (!stats) continue;
-      sum.hits += stats.hits;
-      sum.misses += stats.misses;
-      sum.evictions += stats.evictions ?? 0;
-      sum.cachedTokens += stats.cachedTokens ?? 0;
-      sum.bytes += stats.bytes ?? 0;
-    }
-    return sum;
+    const stats = this.loaded.caller.cacheStats?.();
+    return {
+      hits: stats?.hits ?? 0,
+      misses: stats?.misses ?? 0,
+      evictions: stats?.evictions ?? 0,
+      cachedTokens: stats?.cachedTokens ?? 0,
+      bytes: stats?.bytes ?? 0,
+    };
   }
 
   /** Forward passes and steps of the loaded model, null before loading or when it does not count them. */

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { VERSION } from "@rtool/core";
 import type { Hono } from "hono";
 import { type AppOptions, createApp } from "./app";
-import { CallQueue } from "./batching/call-queue";
+import { CallQueue, DEFAULT_CONCURRENCY } from "./batching/call-queue";
 import type { ServerDeps } from "./deps";
 import { ApiError } from "./http/api-error";
 import { DEFAULT_JSON_BODY_OPTIONS } from "./http/json-body";
@@ -32,7 +32,7 @@ export interface ServerOptions extends AppOptions {
   shutdownTimeoutMs?: number;
   /** Port; default 8899; 0 picks a free one. */
   port?: number;
-  /** Calls decoded at once (they share forward passes); default 16. */
+  /** Calls decoded at once (they share forward passes); default {@link DEFAULT_CONCURRENCY}. */
   concurrency?: number;
   /** Calls waiting beyond those before 429; default 64. */
   maxWaiting?: number;
@@ -87,7 +87,7 @@ export function createServer(options: ServerOptions): RtoolServer {
   metrics.setCacheStatsSource(() => host.cacheStats());
   metrics.setBatchStatsSource(() => host.batchStats());
   const queue = new CallQueue({
-    concurrency: options.concurrency ?? 16,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     maxWaiting: options.maxWaiting ?? 64,
     onChange: (running, waiting) => metrics.setQueue(running, waiting),
   });

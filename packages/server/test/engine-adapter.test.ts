@@ -6,7 +6,7 @@
  *
  * Both sides decode unconstrained: a remote engine cannot run rtool's token-level constraints,
  * so the honest comparison is free decoding on both sides, with validation after the fact
- * (the same `mapHeadsToCall` on both). B's local callers are created with `constrained: false`.
+ * (the same `mapHeadsToCall` on both). B's local caller is created with `constrained: false`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createRealtimeCaller, loadModel, type Model, type RtoolTokenizer } from "@rtool/core";
@@ -28,10 +28,10 @@ let engineRequests = 0;
 
 beforeAll(async () => {
   model = await loadModel(fixture.dir, { threads: 1, cache: false });
-  const unconstrained = (format: "v1" | "v2") => createRealtimeCaller(model, { format, constrained: false });
   const completions = new LocalCompletions(model);
   const engine: Engine = {
-    callers: { v1: await unconstrained("v1"), v2: await unconstrained("v2") },
+    // one caller for both formats, as the remote engine's
+    caller: await createRealtimeCaller(model, { constrained: false }),
     provider: model.runtime.provider,
     completions: {
       complete: (request) => {

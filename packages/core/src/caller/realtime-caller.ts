@@ -79,6 +79,8 @@ interface PreparedCall {
  * const result = await rt.call({ query: "Amiya, skill two", tools });
  * // { function: "use_skill", args: { unit_id: "Amiya", skill_id: "s2" }, valid: true, ... }
  * for await (const ev of rt.stream({ query: "retreat Texas", tools })) console.log(ev);
+ * // the format is a field of the request: one caller and its prefix cache serve both
+ * await rt.call({ query: "retreat Texas", tools, format: "v1" });
  * ```
  */
 export class RealtimeCaller {
@@ -86,7 +88,8 @@ export class RealtimeCaller {
   private readonly vocab: VocabIndex;
   private readonly queue = new SerialQueue();
   private readonly tagIds = new Map<HeadName, number[]>();
-  readonly format: PromptFormat;
+  /** Format of requests that name none; undefined: each request must name its own. */
+  readonly format: PromptFormat | undefined;
   readonly constrained: boolean;
   readonly skipForcedTokens: boolean;
   readonly draftTokens: number;
@@ -98,7 +101,7 @@ export class RealtimeCaller {
     readonly model: CallerModel,
     options: RealtimeCallerOptions,
   ) {
-    if (options.format !== "v1" && options.format !== "v2") throw new PromptFormatError(options.format);
+    if (options.format !== undefined) checkFormat(options.format);
     if (!model.tokenizer)
       throw new CallerInputError("model.tokenizer", "the model was created without a tokenizer");
     if (model.tokenizer.size > model.runtime.config.vocabSize) {
@@ -149,9 +152,11 @@ export class RealtimeCaller {
    * Prefills the system turn (system prompt + tools) into the prefix cache, so the first call
    * with these tools only prefills its user turn.
    */
-  async warmUp(request: Pick<CallRequest, "tools" | "system">): Promise<{ tokens: number; ms: number }> {
+  async warmUp(
+    request: Pick<CallRequest, "tools" | "system" | "format">,
+  ): Promise<{ tokens: number; ms: number }> {
     const tools = toToolSpecs(request.tools);
-    const turn = systemPrefixText(this.format, { tools, system: request.system });
+    const turn = systemPrefixText(this.formatOf(request), { tools, system: request.system });
     const ids = this.model.tokenizer.encode(turn.text, { plainRanges: turn.plain });
     return this.queue.run(async () => {
       const started = performance.now();
@@ -227,7 +232,8 @@ export class RealtimeCaller {
       throw new CallerInputError("includeContent", "must be a boolean");
 
     // The request's text (query, environment, history, system, tools) never becomes control tokens.
-    const prompt = buildPromptText(this.format, {
+    const format = this.formatOf(request);
+    const prompt = buildPromptText(format, {
       query: request.query,
       tools,
       environment,
@@ -236,7 +242,9 @@ export class RealtimeCaller {
     });
     const promptIds = this.model.tokenizer.encode(prompt.text, { plainRanges: prompt.plain });
     const systemIds =
-      this.cacheSystemTurn && this.cache ? this.systemTurnIds(tools, request.system, promptIds) : null;
+      this.cacheSystemTurn && this.cache
+        ? this.systemTurnIds(format, tools, request.system, promptIds)
+        : null;
     const plans = headNames(maxParameterCount(tools), includeContent).map(
       (name): HeadPlan => ({ name, tagIds: this.tagIdsOf(name), stops: stopsOf(name), constraint: null }),
     );
@@ -249,13 +257,23 @@ export class RealtimeCaller {
     return { tools, promptIds, systemIds, plans, maxTokens, temperature, seed, includeContent };
   }
 
+  /** The request's format, else the caller's default; a clear error when neither names one. */
+  private formatOf(request: Pick<CallRequest, "format">): PromptFormat {
+    const format = request.format ?? this.format;
+    if (format === "v1" || format === "v2") return format;
+    const got = format === undefined ? "none, and this caller has no default" : JSON.stringify(format);
+    throw new CallerInputError("format", `must be "v1" or "v2", got ${got}`);
+  }
+
   /** The system turn's ids, when they begin the prompt's (they do wherever the turn ends on a special token). */
   private systemTurnIds(
+    format: PromptFormat,
     tools: ToolSpec[],
     system: string | undefined,
     promptIds: readonly number[],
   ): readonly number[] | null {
-    const turn = systemPrefixText(this.format, { tools, system });
+    // Keyed by the turn's text, which differs between formats: v1 and v2 turns never collide.
+    const turn = systemPrefixText(format, { tools, system });
     const text = turn.text;
     let ids = this.systemIds.get(text);
     if (!ids) {
@@ -342,6 +360,11 @@ export class RealtimeCaller {
     }
     return ids;
   }
+}
+
+function checkFormat(format: unknown): PromptFormat {
+  if (format !== "v1" && format !== "v2") throw new PromptFormatError(format);
+  return format;
 }
 
 function constraintOf(constraints: HeadConstraints, head: string): TextConstraint | null {

@@ -159,6 +159,60 @@ describe("prefix cache", () => {
   });
 });
 
+describe("the format is a field of the request", () => {
+  const scripts = { function: "move</function>", arg1: "Amiya</arg1>", arg2: " north</arg2>" };
+
+  test("one caller without a default serves v1 and v2 as a caller per format does", async () => {
+    const model = scriptedModel(scripts);
+    const both = await createRealtimeCaller(model, {});
+    for (const format of ["v1", "v2"] as const) {
+      const alone = await (await createRealtimeCaller(scriptedModel(scripts), { format })).call(request);
+      const shared = await both.call({ ...request, format });
+      expect(shared.heads).toEqual(alone.heads);
+      expect(shared.args).toEqual(alone.args);
+      expect(shared.timings.promptTokens).toBe(alone.timings.promptTokens);
+    }
+  });
+
+  test("the request's format wins over the caller's default", async () => {
+    const v2 = await createRealtimeCaller(scriptedModel(scripts), { format: "v2" });
+    const v1 = await createRealtimeCaller(scriptedModel(scripts), { format: "v1" });
+    const asV1 = await v2.call({ ...request, format: "v1" });
+    expect(asV1.timings.promptTokens).toBe((await v1.call(request)).timings.promptTokens);
+    expect(asV1.timings.promptTokens).not.toBe((await v2.call(request)).timings.promptTokens);
+  });
+
+  test("one prefix cache, keyed on tokens, holds both formats' prompts", async () => {
+    const rt = await createRealtimeCaller(scriptedModel(scripts), { cacheSystemTurn: true });
+    const v1 = await rt.call({ ...request, format: "v1" });
+    const v2 = await rt.call({ ...request, format: "v2" });
+    // v2 takes nothing of v1's prompt: it reuses just its own system turn, as on a fresh caller
+    const fresh = await createRealtimeCaller(scriptedModel(scripts), { format: "v2", cacheSystemTurn: true });
+    expect(v2.timings.cachedPrefixTokens).toBe((await fresh.call(request)).timings.cachedPrefixTokens);
+    expect(v2.timings.cachedPrefixTokens).toBeLessThan(v2.timings.promptTokens);
+    const v1Again = await rt.call({ ...request, format: "v1" });
+    const v2Again = await rt.call({ ...request, format: "v2" });
+    expect(v1Again.timings.cachedPrefixTokens).toBe(v1.timings.promptTokens);
+    expect(v2Again.timings.cachedPrefixTokens).toBe(v2.timings.promptTokens);
+    expect(v1Again.heads).toEqual(v1.heads);
+    expect(v2Again.heads).toEqual(v2.heads);
+    // each format's system turn and full prompt: four entries in the one cache
+    expect(rt.cacheStats().entries).toBe(4);
+  });
+
+  test("a missing or unknown format is refused, naming the field", async () => {
+    const rt = await createRealtimeCaller(scriptedModel(scripts), {});
+    for (const format of [undefined, "v3"]) {
+      const error = await rt
+        .call({ ...request, format: format as "v1" | undefined })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CallerInputError);
+      expect((error as CallerInputError).path).toBe("format");
+    }
+    await expect(rt.warmUp({ tools })).rejects.toBeInstanceOf(CallerInputError);
+  });
+});
+
 describe("stream", () => {
   test("heads as they finish, the function first, then the call; bad input throws from the iterator", async () => {
     const model = scriptedModel({ function: "move</function>", arg1: "Amiya</arg1>", arg2: " north</arg2>" });

@@ -15,8 +15,12 @@ export interface CallerModel {
 
 /** Options of `createRealtimeCaller`. */
 export interface RealtimeCallerOptions {
-  /** Prompt format of the model: `v1` or `v2`. */
-  format: PromptFormat;
+  /**
+   * Prompt format of calls that name none (`v1` or `v2`). A request's own `format` wins, so one
+   * caller, and its one prefix cache, serves both formats; without a default every request
+   * must name its format.
+   */
+  format?: PromptFormat;
   /** Bytes of KV the prefix cache may hold; default 256 MiB; 0 turns the cache off. */
   prefixCacheBytes?: number;
   /**
@@ -48,6 +52,12 @@ export interface RealtimeCallerOptions {
 
 /** One call. */
 export interface CallRequest {
+  /**
+   * Prompt format of this call; default the caller's `format`. The prefix cache keys on tokens
+   * alone, so calls of either format share one cache, reusing KV exactly where their tokens
+   * agree (a v1 and a v2 prompt share little more than the opening of the system turn).
+   */
+  format?: PromptFormat;
   /** The command, e.g. "Amiya, use your second skill". */
   query: string;
   /** OpenAI-style function tools (or `normalizeTools` output); at most 6 parameters each. Validated. */

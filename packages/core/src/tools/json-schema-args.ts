@@ -72,6 +72,8 @@ export type ArgsCheck<T> = { ok: true; value: T } | { ok: false; issues: CallIss
  *
  * @example
  * checkJsonArgs(spec, { direction: "up" }); // { ok: true, value: { direction: "up" } }
+ *
+ * The value has no prototype, so any parameter name (`__proto__` included) is a plain key.
  */
 export function checkJsonArgs(spec: ToolSpec, args: unknown): ArgsCheck<Record<string, unknown>> {
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
@@ -84,10 +86,13 @@ export function checkJsonArgs(spec: ToolSpec, args: unknown): ArgsCheck<Record<s
     if (!known.has(name))
       issues.push({ path: `args.${name}`, message: `${spec.name} has no parameter "${name}"` });
   }
-  const value: Record<string, unknown> = {};
+  // No prototype, as in calls/map-heads.ts: a parameter named `__proto__` is stored as a key,
+  // not taken as the object's prototype, and `constructor` is absent until given.
+  const value: Record<string, unknown> = Object.create(null);
   for (const parameter of spec.parameters) {
     const path = `args.${parameter.name}`;
-    const item = given[parameter.name];
+    // Own keys only: an inherited `constructor` or `__proto__` of `{}` is not an argument.
+    const item = Object.hasOwn(given, parameter.name) ? given[parameter.name] : undefined;
     if (item === undefined || item === null) {
       if (parameter.required)
         issues.push({ path, message: `missing required parameter "${parameter.name}"` });

@@ -23,8 +23,11 @@ const tools = [{ type: "function" as const, function: moveTool }];
 /** A core whose caller answers `move(direction)` from the query's last word, after `delayMs`. */
 function scriptedCore(options: { delayMs?: number; loadError?: string } = {}) {
   const decoded: string[] = [];
+  const formats: string[] = [];
+  let callers = 0;
   const result = (request: CoreCallRequest): CoreCallResult => {
     decoded.push(request.query);
+    formats.push(request.format);
     if (request.query === "bad") throw Object.assign(new Error("tools[0]: bad"), { name: "ToolSchemaError" });
     const direction = request.query.split(" ").pop()!;
     return {
@@ -42,6 +45,7 @@ function scriptedCore(options: { delayMs?: number; loadError?: string } = {}) {
       return { model: {}, timings: { fetchMs: 1, buildGraphMs: 2, createSessionMs: 3, totalMs: 6 } };
     },
     async createRealtimeCaller() {
+      callers++;
       return {
         call: async (request) => {
           await wait();
@@ -57,7 +61,7 @@ function scriptedCore(options: { delayMs?: number; loadError?: string } = {}) {
       };
     },
   };
-  return { core, decoded };
+  return { core, decoded, formats, callers: () => callers };
 }
 
 const channels: MessageChannel[] = [];
@@ -109,6 +113,16 @@ describe("in-page engine", () => {
     expect((await first).function).toBe("move");
     expect((await third).args).toEqual({ direction: "up" });
     expect(decoded).toEqual(["go up", "go up"]);
+  });
+
+  test("one caller serves both formats, each request carrying its own", async () => {
+    const { core, formats, callers } = scriptedCore();
+    const { transport } = connect(core, false);
+    await transport.send({ format: "v1", query: "go up", tools });
+    await transport.send({ format: "v2", query: "go down", tools });
+    await transport.send({ format: "v1", query: "go up", tools });
+    expect(formats).toEqual(["v1", "v2", "v1"]);
+    expect(callers()).toBe(1);
   });
 
   test("a wrong request is refused; a model that cannot load makes calls unavailable", async () => {

@@ -58,8 +58,8 @@ export interface CoreCaller {
   ): AsyncIterable<{ head: string; text: string | null; done: true } | { call: CoreCallResult }>;
 }
 
-/** A request in `@rtool/core`'s shape: the transport's, the format being the caller's. */
-export type CoreCallRequest = Omit<CallRequest, "format">;
+/** A request in `@rtool/core`'s shape: the transport's, format included (core reads it per call). */
+export type CoreCallRequest = CallRequest;
 
 /**
  * The part of `@rtool/core/browser` the worker needs; pass the module itself:
@@ -70,8 +70,5 @@ export interface InPageCore {
     url: string,
     options: Omit<InPageModelOptions, "modelUrl">,
   ): Promise<{ model: unknown; timings: InPageLoadTimings }>;
-  createRealtimeCaller(
-    model: never,
-    options: { format: "v1" | "v2"; cacheSystemTurn?: boolean },
-  ): Promise<CoreCaller>;
+  createRealtimeCaller(model: never, options: { cacheSystemTurn?: boolean }): Promise<CoreCaller>;
 }

@@ -4,7 +4,7 @@
  * was superseded, invalidated or timed out on the page) leaves the queue without costing a
  * forward pass, so the newest request of each agent is the one that runs.
  */
-import type { CallReply, CallRequest } from "../transport";
+import type { CallReply } from "../transport";
 import type {
   CoreCaller,
   CoreCallResult,
@@ -46,11 +46,6 @@ function toReply(result: CoreCallResult, latencyMs: number): CallReply {
   };
 }
 
-function coreRequest(request: CallRequest) {
-  const { format: _format, ...rest } = request;
-  return rest;
-}
-
 /**
  * Serves the in-page engine from a Web Worker. The game's worker script is two lines:
  *
@@ -63,34 +58,30 @@ function coreRequest(request: CallRequest) {
  * ```
  */
 export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
-  const callers = new Map<string, Promise<CoreCaller>>();
+  // One caller for both formats: each request names its own, so the page holds one prefix cache.
+  let caller: Promise<CoreCaller> | null = null;
   const queue: Extract<ToWorker, { type: "call" }>[] = [];
   let model: Promise<unknown> | null = null;
   let running = false;
 
-  const callerFor = async (format: "v1" | "v2"): Promise<CoreCaller> => {
-    let caller = callers.get(format);
-    if (!caller) {
-      // the system turn as its own cache entry: every agent with the same tools reuses it
-      caller = (async () =>
-        core.createRealtimeCaller((await model) as never, { format, cacheSystemTurn: true }))();
-      callers.set(format, caller);
-    }
+  const theCaller = (): Promise<CoreCaller> => {
+    // the system turn as its own cache entry: every agent with the same tools reuses it
+    caller ??= (async () => core.createRealtimeCaller((await model) as never, { cacheSystemTurn: true }))();
     return caller;
   };
 
   const decode = async ({ id, request, stream }: Extract<ToWorker, { type: "call" }>): Promise<void> => {
     const started = performance.now();
     try {
-      const caller = await callerFor(request.format);
+      const caller = await theCaller();
       let result: CoreCallResult | undefined;
       if (stream) {
-        for await (const event of caller.stream(coreRequest(request))) {
+        for await (const event of caller.stream(request)) {
           if ("call" in event) result = event.call;
           else scope.postMessage({ type: "head", id, head: event.head, text: event.text ?? NULL_HEAD });
         }
       } else {
-        result = await caller.call(coreRequest(request));
+        result = await caller.call(request);
       }
       scope.postMessage({ type: "reply", id, reply: toReply(result!, performance.now() - started) });
     } catch (error) {

@@ -20,9 +20,16 @@ export class QueueClosedError extends Error {
   }
 }
 
+/**
+ * Calls decoded at once when nothing says otherwise: the queue's slots, the server's option,
+ * the CLI's `--concurrency` and the caller lanes all default to this, so they cannot drift
+ * apart (a queue admitting more calls than there are lanes would make calls wait for a lane).
+ */
+export const DEFAULT_CONCURRENCY = 16;
+
 /** Options of {@link CallQueue}. */
 export interface CallQueueOptions {
-  /** Calls running at once; default 16. */
+  /** Calls running at once; default {@link DEFAULT_CONCURRENCY}. */
   concurrency?: number;
   /** Calls waiting beyond those; default 64. */
   maxWaiting?: number;
@@ -56,7 +63,7 @@ export class CallQueue {
   private averageMs = 0;
 
   constructor(options: CallQueueOptions = {}) {
-    this.concurrency = options.concurrency ?? 16;
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     this.maxWaiting = options.maxWaiting ?? 64;
     if (!(Number.isInteger(this.concurrency) && this.concurrency >= 1))
       throw new RangeError(`concurrency must be an integer >= 1, got ${this.concurrency}`);

@@ -29,6 +29,18 @@ describe("CallerPool", () => {
     expect(lanes.map((l) => l.calls)).toEqual([1, 3]);
   });
 
+  test("the format is part of the prompt a lane remembers: v1 and v2 of one tool set are apart", async () => {
+    const lanes = [0, 1].map(() => createScriptedCaller());
+    let made = 0;
+    const pool = new CallerPool(() => lanes[made++]!, 2);
+    const as = (format: "v1" | "v2", query: string) => ({ ...request(query, "A"), format }) as const;
+    await Promise.all([pool.call(as("v1", "x")), pool.call(as("v2", "y"))]);
+    await pool.call(as("v2", "z"));
+    await pool.call(as("v2", "w"));
+    await pool.call(as("v1", "v"));
+    expect(lanes.map((l) => l.calls)).toEqual([2, 3]);
+  });
+
   test("streams hold their lane until they end; cache counters are summed", async () => {
     const lanes = [0, 1].map(() => createScriptedCaller());
     let made = 0;

@@ -4,7 +4,8 @@
  * `BatchedRuntime` (from @rtool/core, which merges their forward passes); concurrent calls go to
  * different lanes. This pool only queues and spreads calls; it never sees a tensor. A call prefers the lane that last served the same system prompt and tools, whose prefix cache
  * already holds them (lanes may also share one prefix cache). Lanes are created on demand, up to a
- * maximum, so a server that sees one client at a time holds one caller per format.
+ * maximum, so a server that sees one client at a time holds one caller. Requests name their
+ * prompt format, so one pool serves v1 and v2.
  */
 import type { Caller, CallerCacheStats, CallerEvent, CallerRequest, CallerResult } from "../caller";
 
@@ -13,8 +14,8 @@ import type { Caller, CallerCacheStats, CallerEvent, CallerRequest, CallerResult
  *
  * @example
  * ```ts
- * const pool = new CallerPool(() => new RealtimeCaller({ runtime: batched, tokenizer }, { format: "v2" }), 8);
- * await Promise.all(requests.map((r) => pool.call(r))); // up to 8 decode together
+ * const pool = new CallerPool(() => new RealtimeCaller({ runtime: batched, tokenizer }, {}), 8);
+ * await Promise.all(requests.map((r) => pool.call(r))); // up to 8 decode together, v1 and v2 alike
  * ```
  */
 export class CallerPool implements Caller {
@@ -97,10 +98,10 @@ export class CallerPool implements Caller {
   }
 }
 
-/** What the system turn (the cacheable prefix) depends on. */
+/** What the system turn (the cacheable prefix) depends on: the format, system prompt and tools. */
 function prefixKey(request: CallerRequest): string {
   const tools = request.tools.map((t) =>
     typeof t === "object" && t !== null && "original" in t ? (t as { original: unknown }).original : t,
   );
-  return `${request.system ?? ""}\u0000${JSON.stringify(tools)}`;
+  return `${request.format ?? ""}\u0000${request.system ?? ""}\u0000${JSON.stringify(tools)}`;
 }

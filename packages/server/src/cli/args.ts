@@ -3,6 +3,7 @@
  * here so a typo ends in a usage message (exit 2), never in a half-started server.
  */
 import { parseArgs } from "node:util";
+import { DEFAULT_CONCURRENCY } from "../batching/call-queue";
 import type { PromptFormat } from "../model-host";
 
 /** A command line the CLI cannot run; `option` names the flag concerned. */
@@ -83,7 +84,7 @@ Options:
   --format v1|v2           prompt format of /v1/function_call and /v1/chat/completions; default v1
   --cors ORIGIN            allow this browser origin (repeatable; "*" allows any, never with credentials)
   --api-key KEY            require "Authorization: Bearer KEY" on all but /health (or set RTOOL_API_KEY)
-  --concurrency N          calls decoded at once, sharing forward passes; default 16
+  --concurrency N          calls decoded at once, sharing forward passes; default ${DEFAULT_CONCURRENCY}
   --max-waiting N          calls queued beyond those before 429; default 64
   --timeout MS             request timeout; default 30000
   --shutdown-timeout MS    on SIGINT/SIGTERM, longest wait for calls in flight before they get 503;
@@ -211,7 +212,7 @@ export function parseCliArgs(argv: readonly string[], env: Record<string, string
     format: oneOf("--format", values.format ?? "v1", ["v1", "v2"] as const),
     cors: values.cors ?? [],
     apiKey,
-    concurrency: integer("--concurrency", values.concurrency, 1, 256) ?? 16,
+    concurrency: integer("--concurrency", values.concurrency, 1, 256) ?? DEFAULT_CONCURRENCY,
     maxWaiting: integer("--max-waiting", values["max-waiting"], 0, 100_000) ?? 64,
     timeoutMs: integer("--timeout", values.timeout, 1, 3_600_000) ?? 30_000,
     shutdownTimeoutMs: integer("--shutdown-timeout", values["shutdown-timeout"], 0, 3_600_000) ?? 10_000,

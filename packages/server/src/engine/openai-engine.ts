@@ -243,7 +243,7 @@ export class OpenAiCompletions implements CompletionEngine {
 export function createOpenAiEngine(options: OpenAiEngineOptions): Engine {
   const completions = new OpenAiCompletions(options);
   return {
-    callers: { v1: new RemoteCaller(completions, "v1"), v2: new RemoteCaller(completions, "v2") },
+    caller: new RemoteCaller(completions),
     provider: "remote",
     completions,
   };

@@ -109,23 +109,24 @@ export function readHead(choice: CompletionChoice, head: HeadName, sent: readonl
 }
 
 /**
- * A {@link Caller} for one prompt format on a {@link CompletionEngine}.
+ * A {@link Caller} on a {@link CompletionEngine}: each request's prompt format, else `format`.
  *
  * @example
  * ```ts
- * const caller = new RemoteCaller(new OpenAiCompletions({ url: "http://gpu:8000" }), "v2");
- * const result = await caller.call({ query: "move up", tools }); // { function: "move", args: {...}, valid: true, ... }
+ * const caller = new RemoteCaller(new OpenAiCompletions({ url: "http://gpu:8000" }));
+ * const result = await caller.call({ query: "move up", tools, format: "v2" }); // { function: "move", args: {...}, valid: true, ... }
  * ```
  */
 export class RemoteCaller implements Caller {
   constructor(
     readonly completions: CompletionEngine,
-    readonly format: PromptFormat,
+    /** Format of requests that name none. */
+    readonly format: PromptFormat = "v1",
   ) {}
 
   async call(request: CallerRequest): Promise<CallerResult> {
     const started = performance.now();
-    const { tools, heads, completion } = headsRequest(this.format, request);
+    const { tools, heads, completion } = headsRequest(request.format ?? this.format, request);
     const result = await this.completions.complete(completion);
     const texts: Record<string, string | null> = {};
     const redo: number[] = [];

@@ -1,6 +1,6 @@
 /**
- * The engine interface: what serves the routes. `/v1|v2/function_call` use the engine's callers
- * (one per prompt format), `/v1/completions` its text completions. Two implementations: the
+ * The engine interface: what serves the routes. `/v1|v2/function_call` use the engine's caller
+ * (one for both prompt formats; each request names its own), `/v1/completions` its text completions. Two implementations: the
  * local runtime (`loadCallers`, with {@link LocalCompletions}) and a remote OpenAI-compatible
  * completions endpoint such as vLLM or SGLang ({@link createOpenAiEngine}).
  */
@@ -53,7 +53,7 @@ export interface CompletionEngine {
   complete(request: CompletionRequest): Promise<CompletionResult>;
 }
 
-/** A model as the routes use it: callers per prompt format, and text completions. */
+/** A model as the routes use it: a caller (for both prompt formats) and text completions. */
 export interface Engine extends LoadedModel {
   completions: CompletionEngine;
 }

@@ -92,8 +92,8 @@ export function createChatCompletionsRoute(deps: ServerDeps): Hono<Env> {
     const body = c.get("body");
     const callBody = chatToCallBody(body);
     checkTools(callBody.tools);
-    const { request, queryField, promptField } = toCallerRequest(callBody);
-    const caller = deps.host.caller(deps.format);
+    const { request, queryField, promptField } = toCallerRequest(callBody, deps.format);
+    const caller = deps.host.caller();
     let result: CallerResult;
     try {
       result = await runInSlot(deps.queue, c.get("signal"), () => caller.call(request));

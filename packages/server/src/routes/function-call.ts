@@ -33,8 +33,8 @@ export function createFunctionCallRoute(deps: ServerDeps, format: PromptFormat):
     const started = performance.now();
     const body = c.get("body");
     checkTools(body.tools);
-    const { request, queryField, promptField } = toCallerRequest(body);
-    const caller = deps.host.caller(format);
+    const { request, queryField, promptField } = toCallerRequest(body, format);
+    const caller = deps.host.caller();
     const signal = c.get("signal");
     let release: () => void;
     try {

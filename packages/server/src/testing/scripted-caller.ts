@@ -88,10 +88,10 @@ export function createScriptedCaller(options: ScriptedCallerOptions = {}): Calle
   return caller;
 }
 
-/** A {@link LoadedModel} whose callers (both formats) are one scripted caller. */
+/** A {@link LoadedModel} whose caller is a scripted one. */
 export function scriptedModel(
   options: ScriptedCallerOptions = {},
 ): LoadedModel & { caller: ReturnType<typeof createScriptedCaller> } {
   const caller = createScriptedCaller(options);
-  return { callers: { v1: caller, v2: caller }, provider: "cpu", caller };
+  return { caller, provider: "cpu" };
 }
