@@ -15,11 +15,14 @@ import { createArm } from "@rtool/sim";
 const arm = createArm(); // home (0,0,500), a medium red gear at (300,150,50), a tray at (600,0,80)
 // The same JSON; @rtool/sim's schema type also admits boolean enum values, the wire type does not.
 const tools = arm.tools as unknown as FunctionTool[];
-const rtool = new RtoolClient({
-  baseUrl: process.env.RTOOL_URL ?? "http://127.0.0.1:8899",
-  timeoutMs: 60_000,
-});
-await rtool.waitUntilReady({ timeoutMs: 120_000 });
+const url = process.env.RTOOL_URL ?? "http://127.0.0.1:8899";
+const rtool = new RtoolClient({ baseUrl: url, timeoutMs: 60_000 });
+// The server answers /health as soon as it listens: no answer at all means no server, not a slow one.
+if ((await rtool.health().catch(() => null)) === null) {
+  console.error(`No rtool-server answers at ${url}; start one with \`bunx rtool-server\`.`);
+  process.exit(1);
+}
+await rtool.waitUntilReady({ timeoutMs: 120_000 }); // call routes answer 503 while the model loads
 
 for (const command of [
   "Go to the red gear slowly",

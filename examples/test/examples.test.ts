@@ -80,6 +80,18 @@ describe("examples against a running rtool-server", () => {
   );
 });
 
+test("call-server.ts without a server says how to start one and exits 1, at once", async () => {
+  const started = performance.now();
+  const run = await runExample(
+    ["src/call-server.ts"],
+    { RTOOL_URL: `http://127.0.0.1:${freePort()}` },
+    30_000,
+  );
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("start one with `bunx rtool-server`");
+  expect(performance.now() - started).toBeLessThan(20_000);
+});
+
 test(
   "ten-lines.ts (the README's ten lines) serves rt-tiny itself and executes move(up)",
   async () => {
