@@ -1,6 +1,6 @@
 /**
  * The one test command: runs `bun test` in every workspace package that has tests (and in
- * tools/train), one package at a time so fixtures resolve relative to the package, streams the output, and closes with the
+ * examples and tools/train), one package at a time so fixtures resolve relative to the package, streams the output, and closes with the
  * line CI reads: "N passed, N failed".
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -15,6 +15,8 @@ const workspaces = [
       .map((name) => join(dir, name))
       .filter((p) => existsSync(join(p, "package.json")));
   }),
+  // the runnable examples the README's quick start is copied from: one workspace member
+  join(root, "examples"),
   // the rt-tiny data generator and its hand-written eval set: no package, but tested the same way
   join(root, "tools", "train"),
 ];
