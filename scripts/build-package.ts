@@ -46,7 +46,10 @@ const manifest = (await Bun.file(join(root, "package.json")).json()) as {
   peerDependencies?: Record<string, string>;
 };
 // What the package declares it depends on is imported at run time, never copied in.
-const external = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]
+const external = [
+  ...Object.keys(manifest.dependencies ?? {}),
+  ...Object.keys(manifest.peerDependencies ?? {}),
+]
   .filter((name) => !args.bundle.includes(name))
   .flatMap((name) => [name, `${name}/*`]);
 
@@ -69,6 +72,10 @@ if (!result.success) {
 
 const tsconfig = join(root, "tsconfig.build.json");
 if (!existsSync(tsconfig)) throw new Error(`build-package: ${tsconfig} is missing`);
-const tsc = Bun.spawnSync(["bun", "x", "tsc", "-p", tsconfig], { cwd: root, stdout: "inherit", stderr: "inherit" });
+const tsc = Bun.spawnSync(["bun", "x", "tsc", "-p", tsconfig], {
+  cwd: root,
+  stdout: "inherit",
+  stderr: "inherit",
+});
 if (tsc.exitCode !== 0) process.exit(tsc.exitCode ?? 1);
 console.log(`built ${result.outputs.map((o) => relative(root, o.path)).join(", ")} and declarations`);

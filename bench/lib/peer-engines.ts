@@ -91,7 +91,9 @@ export async function transformersJsEngine(
   threads: number,
 ): Promise<PeerEngine> {
   const tjs: Tjs = await import("@huggingface/transformers").catch((error: unknown) => {
-    throw new Error(`transformers.js is not installed (the peer engines are optional: bun run peers:install): ${error}`);
+    throw new Error(
+      `transformers.js is not installed (the peer engines are optional: bun run peers:install): ${error}`,
+    );
   });
   const { AutoModelForCausalLM, env, Tensor, DynamicCache, LogitsProcessor, LogitsProcessorList } = tjs;
   env.allowRemoteModels = false;

@@ -94,7 +94,12 @@ const trainCorpus = (corpusSeed: number) =>
   });
 const train = trainCorpus(trainSeed);
 /** An evaluation split: larger groups, never more than full scale. */
-const evalSplit = (split: "heldout" | "families", splitSeed: number, perScenario: number, synthetic: number) =>
+const evalSplit = (
+  split: "heldout" | "families",
+  splitSeed: number,
+  perScenario: number,
+  synthetic: number,
+) =>
   generateGroups(scenarios, {
     split,
     seed: splitSeed,
@@ -114,7 +119,9 @@ log(
 );
 /** Every string a training target holds: a held-out target outside this set must be copied. */
 const trainedValues = new Set(
-  train.flatMap((g) => g.items.flatMap((ex) => Object.values(ex.call.args).filter((v) => typeof v === "string"))),
+  train.flatMap((g) =>
+    g.items.flatMap((ex) => Object.values(ex.call.args).filter((v) => typeof v === "string")),
+  ),
 );
 
 const tmp = join(outDir, ".building");
@@ -233,7 +240,14 @@ function requestLines(groups: ExampleGroup[]): string {
       if (g.format === "v2" && ex.system) body.system = ex.system;
       const copy = Object.values(ex.call.args).some((v) => typeof v === "string" && !trainedValues.has(v));
       lines.push(
-        JSON.stringify({ scenario: ex.scenario, lang: ex.lang, format: g.format, body, expected: ex.call, copy }),
+        JSON.stringify({
+          scenario: ex.scenario,
+          lang: ex.lang,
+          format: g.format,
+          body,
+          expected: ex.call,
+          copy,
+        }),
       );
     }
   }

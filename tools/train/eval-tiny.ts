@@ -273,9 +273,13 @@ async function main(): Promise<void> {
   console.log(markdown(`held-out (${requests.split("/").at(-1)}, quant ${quant})`, heldTable));
   console.log(`\n${markdown("scenario examples", tabulate(examples))}`);
   if (families.length > 0)
-    console.log(`\n${markdown("held-out phrasing families (never emitted for training)", tabulate(families))}`);
+    console.log(
+      `\n${markdown("held-out phrasing families (never emitted for training)", tabulate(families))}`,
+    );
   if (copy.length > 0)
-    console.log(`\n${markdown("copy set (held-out targets holding a string no training target holds)", tabulate(copy))}`);
+    console.log(
+      `\n${markdown("copy set (held-out targets holding a string no training target holds)", tabulate(copy))}`,
+    );
   if (fresh.length > 0)
     console.log(`\n${markdown("fresh phrasings (hand-written, never trained on)", tabulate(fresh))}`);
   const misses = [...examples, ...fresh, ...held, ...families].filter((r) => !r.v.exact);

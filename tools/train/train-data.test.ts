@@ -175,7 +175,9 @@ describe("committed rt-tiny tokenizer", () => {
     ]) {
       const enc = await committed.encode(s, null, { addSpecialTokens: false });
       expect(await committed.decode(enc.getIds(), false)).toBe(s);
-      expect(new RtoolTokenizer(JSON.parse(text), "rt-tiny-2-tokenizer.json").encode(s)).toEqual(enc.getIds());
+      expect(new RtoolTokenizer(JSON.parse(text), "rt-tiny-2-tokenizer.json").encode(s)).toEqual(
+        enc.getIds(),
+      );
     }
   });
 });

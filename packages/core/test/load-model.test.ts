@@ -33,7 +33,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const FIXTURES = ["qwen2-gqa", "qwen3-tied", "qwen3-bf16", "qwen2-f16", "qwen3-sharded"];
 const cudaInstalled = missingCudaLibraries()?.missing.length === 0;
-if (cudaInstalled) console.warn(`SKIP ${import.meta.file}: the CUDA-missing test needs a machine without the CUDA libraries`);
+if (cudaInstalled)
+  console.warn(`SKIP ${import.meta.file}: the CUDA-missing test needs a machine without the CUDA libraries`);
 
 function golden(name: string): {
   text: string;

@@ -25,7 +25,12 @@ function sh(cmd: string[], cwd: string, timeout = LONG): { code: number; out: st
     stdout: "pipe",
     stderr: "pipe",
     timeout,
-    env: { ...process.env, BUN_INSTALL_CACHE_DIR: cache, NPM_CONFIG_REGISTRY: registry.url, ONNXRUNTIME_NODE_INSTALL: "skip" },
+    env: {
+      ...process.env,
+      BUN_INSTALL_CACHE_DIR: cache,
+      NPM_CONFIG_REGISTRY: registry.url,
+      ONNXRUNTIME_NODE_INSTALL: "skip",
+    },
   });
   return { code: proc.exitCode ?? -1, out: `${proc.stdout.toString()}\n${proc.stderr.toString()}` };
 }
@@ -63,7 +68,9 @@ describe("installed from a local registry", () => {
       const listing = Bun.spawnSync(["tar", "-tzf", tarball], { stdout: "pipe" }).stdout.toString();
       const files = new Set(listing.split("\n").map((f) => f.replace(/^package\//, "")));
       const exports = (manifest.exports ?? {}) as Record<string, string | Record<string, string>>;
-      for (const target of Object.values(exports).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t))))
+      for (const target of Object.values(exports).flatMap((t) =>
+        typeof t === "string" ? [t] : Object.values(t),
+      ))
         expect(files.has(target.replace(/^\.\//, ""))).toBe(true);
     }
   });
@@ -94,7 +101,9 @@ describe("installed from a local registry", () => {
     async () => {
       const sized = project("server-size");
       expect(sh(["bun", "add", "rtool-server"], sized).code).toBe(0);
-      console.log(`fresh rtool-server install: node_modules ${megabytes(join(sized, "node_modules")).toFixed(1)} MB`);
+      console.log(
+        `fresh rtool-server install: node_modules ${megabytes(join(sized, "node_modules")).toFixed(1)} MB`,
+      );
 
       const dir = project("server-user");
       const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
@@ -104,22 +113,42 @@ describe("installed from a local registry", () => {
         cwd: dir,
         stdout: "pipe",
         stderr: "pipe",
-        env: { ...process.env, BUN_INSTALL_CACHE_DIR: cache, NPM_CONFIG_REGISTRY: registry.url, ONNXRUNTIME_NODE_INSTALL: "skip" },
+        env: {
+          ...process.env,
+          BUN_INSTALL_CACHE_DIR: cache,
+          NPM_CONFIG_REGISTRY: registry.url,
+          ONNXRUNTIME_NODE_INSTALL: "skip",
+        },
       });
       try {
         const url = `http://127.0.0.1:${port}`;
         const deadline = Date.now() + LONG - 60_000;
-        while (!(await fetch(`${url}/health`).then((r) => r.ok, () => false))) {
-          if (child.exitCode !== null) throw new Error(`rtool-server exited ${child.exitCode}: ${await new Response(child.stderr).text()}`);
+        while (
+          !(await fetch(`${url}/health`).then(
+            (r) => r.ok,
+            () => false,
+          ))
+        ) {
+          if (child.exitCode !== null)
+            throw new Error(
+              `rtool-server exited ${child.exitCode}: ${await new Response(child.stderr).text()}`,
+            );
           if (Date.now() > deadline) throw new Error("rtool-server did not become ready");
           await Bun.sleep(500);
         }
-        const scenario = JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "..", "scenarios", "robotic_arm.json"), "utf8"));
+        const scenario = JSON.parse(
+          readFileSync(join(import.meta.dir, "..", "..", "..", "scenarios", "robotic_arm.json"), "utf8"),
+        );
         const example = scenario.examples[0];
         const reply = await fetch(`${url}/v2/function_call`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ system: scenario.system, tools: scenario.tools, history: example.history, messages: [{ role: "user", content: example.query }] }),
+          body: JSON.stringify({
+            system: scenario.system,
+            tools: scenario.tools,
+            history: example.history,
+            messages: [{ role: "user", content: example.query }],
+          }),
         });
         expect(reply.status).toBe(200);
         const body = (await reply.json()) as { function?: string; args?: Record<string, unknown> };

@@ -7,7 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** Dependency order: a package's declarations read the built `.d.ts` of those before it. */
-export const PUBLISHED = ["core", "sim", "client", "model-rt-tiny", "server", "phaser-plugin", "rtool-server"];
+export const PUBLISHED = [
+  "core",
+  "sim",
+  "client",
+  "model-rt-tiny",
+  "server",
+  "phaser-plugin",
+  "rtool-server",
+];
 
 const PACKAGES = join(import.meta.dir, "..", "..");
 
@@ -40,5 +48,6 @@ export function publishAll(tarballs: string[], registry: string, token: string):
   const cwd = mkdtempSync(join(tmpdir(), "rtool-publish-"));
   writeFileSync(join(cwd, "bunfig.toml"), `[install.registry]\nurl = "${registry}"\ntoken = "${token}"\n`);
   writeFileSync(join(cwd, "package.json"), "{}");
-  for (const tarball of tarballs) run(["bun", "publish", tarball, "--registry", registry], cwd, { NPM_CONFIG_TOKEN: token });
+  for (const tarball of tarballs)
+    run(["bun", "publish", tarball, "--registry", registry], cwd, { NPM_CONFIG_TOKEN: token });
 }

@@ -58,10 +58,13 @@ export async function startRegistry(timeoutMs = 60_000): Promise<LocalRegistry> 
   const port = freePort();
   const url = `http://127.0.0.1:${port}/`;
   const bin = join(import.meta.dir, "..", "node_modules", "verdaccio", "bin", "verdaccio");
-  const child = Bun.spawn(["node", bin, "--config", join(dir, "config.yaml"), "--listen", `127.0.0.1:${port}`], {
-    stdout: "ignore",
-    stderr: "pipe",
-  });
+  const child = Bun.spawn(
+    ["node", bin, "--config", join(dir, "config.yaml"), "--listen", `127.0.0.1:${port}`],
+    {
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+  );
   const stop = async () => {
     child.kill();
     await child.exited;
@@ -69,7 +72,10 @@ export async function startRegistry(timeoutMs = 60_000): Promise<LocalRegistry> 
   };
   const started = Date.now();
   for (;;) {
-    const up = await fetch(`${url}-/ping`).then((r) => r.ok, () => false);
+    const up = await fetch(`${url}-/ping`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (child.exitCode !== null || Date.now() - started > timeoutMs) {
       const err = child.exitCode !== null ? await new Response(child.stderr).text() : "";

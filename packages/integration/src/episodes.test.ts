@@ -29,7 +29,8 @@ async function completes<S>(episode: Episode<S>): Promise<void> {
   expect(result.completed).toBe(true);
 }
 
-if (!embeddedModelPresent()) console.warn(`SKIP ${import.meta.file}: no rt-tiny weights in packages/model-rt-tiny/model`);
+if (!embeddedModelPresent())
+  console.warn(`SKIP ${import.meta.file}: no rt-tiny weights in packages/model-rt-tiny/model`);
 
 describe.if(embeddedModelPresent())("with the embedded rt-tiny model", () => {
   beforeAll(async () => {

@@ -64,8 +64,8 @@ describe("rt-tiny in the page decodes what the server decodes", () => {
       const scenario = scenarios[name];
       const nodeSteps: number[][] = [];
       const webSteps: number[][] = [];
-      const onNode = callerOf(nodeModel as CallerModel, nodeSteps);
-      const onWeb = callerOf(webModel as CallerModel, webSteps);
+      const onNode = callerOf(nodeModel as unknown as CallerModel, nodeSteps);
+      const onWeb = callerOf(webModel as unknown as CallerModel, webSteps);
       for (const example of scenario.examples) {
         const request = {
           query: example.query,

@@ -6,14 +6,45 @@ import type { Prng } from "./prng";
  * (spaces and CJK characters are pieces of their own) a name is the same token sequence
  * wherever it appears, which is what makes copying learnable.
  */
-const ONSETS = ["b", "br", "d", "dr", "f", "g", "gr", "k", "kr", "l", "m", "n", "p", "pl", "r", "s", "st", "t", "tr", "v", "z", "sh", "ch", "x", "qu", "h", "j", "y", "w"];
+const ONSETS = [
+  "b",
+  "br",
+  "d",
+  "dr",
+  "f",
+  "g",
+  "gr",
+  "k",
+  "kr",
+  "l",
+  "m",
+  "n",
+  "p",
+  "pl",
+  "r",
+  "s",
+  "st",
+  "t",
+  "tr",
+  "v",
+  "z",
+  "sh",
+  "ch",
+  "x",
+  "qu",
+  "h",
+  "j",
+  "y",
+  "w",
+];
 const VOWELS = ["a", "e", "i", "o", "u", "ai", "ei", "ou", "ia", "ae", "y"];
 const CODAS = ["", "", "", "n", "r", "s", "x", "l", "k", "th", "m", "nd", "st"];
 
 /** A pronounceable made-up word of 1-3 syllables, e.g. `zorvek`, `plaithus`. */
 export function coinedWord(r: Prng, syllables = r.int(1, 3)): string {
   let s = "";
-  for (let i = 0; i < syllables; i++) s += r.pick(ONSETS) + r.pick(VOWELS) + (i === syllables - 1 || r.chance(0.3) ? r.pick(CODAS) : "");
+  for (let i = 0; i < syllables; i++)
+    s += r.pick(ONSETS) + r.pick(VOWELS) + (i === syllables - 1 || r.chance(0.3) ? r.pick(CODAS) : "");
   return s;
 }
 
@@ -40,5 +71,10 @@ export function coinedZh(r: Prng, length = r.int(2, 4)): string {
 export function coinedCode(r: Prng): string {
   const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ";
   const l = () => letters[r.int(0, letters.length - 1)]!;
-  return r.pick([`${l()}-${r.int(1, 99)}`, `${l()}${r.int(1, 9)}`, `${l()}${l()}${r.int(10, 999)}`, `${r.int(1, 9)}${l()}`]);
+  return r.pick([
+    `${l()}-${r.int(1, 99)}`,
+    `${l()}${r.int(1, 9)}`,
+    `${l()}${l()}${r.int(10, 999)}`,
+    `${r.int(1, 9)}${l()}`,
+  ]);
 }

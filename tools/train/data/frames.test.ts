@@ -43,11 +43,12 @@ describe("frames", () => {
     const all = frames(ALL);
     expect(new Set(all).size).toBe(all.length);
     const seen = new Map<string, string>();
-    for (const fam of ALL) for (const f of fam.frames) {
-      const k = `${fam.lang}:${norm(f)}`;
-      if (seen.has(k)) throw new Error(`near-duplicate frames: "${seen.get(k)}" / "${f}"`);
-      seen.set(k, f);
-    }
+    for (const fam of ALL)
+      for (const f of fam.frames) {
+        const k = `${fam.lang}:${norm(f)}`;
+        if (seen.has(k)) throw new Error(`near-duplicate frames: "${seen.get(k)}" / "${f}"`);
+        seen.set(k, f);
+      }
   });
 
   test("no frame is shared between train and held-out", () => {

@@ -1,4 +1,10 @@
-import { ASR_CONFUSIONS_EN, ASR_CONFUSIONS_ZH, type FrameFamily, HELDOUT_FRAMES, TRAIN_FRAMES } from "./frames";
+import {
+  ASR_CONFUSIONS_EN,
+  ASR_CONFUSIONS_ZH,
+  type FrameFamily,
+  HELDOUT_FRAMES,
+  TRAIN_FRAMES,
+} from "./frames";
 import type { Prng } from "./prng";
 import type { Lang, Split } from "./types";
 
@@ -99,7 +105,10 @@ export class Phrasing {
     const own = families.filter((f) => f.lang === this.lang);
     const frame = this.rng.pick(this.rng.pick(own).frames);
     const body =
-      this.lang === "en" && /^[A-Z][a-z]/.test(text) && !/^[A-Z][a-z]+[,:]/.test(text) && !frame.startsWith("{cmd}")
+      this.lang === "en" &&
+      /^[A-Z][a-z]/.test(text) &&
+      !/^[A-Z][a-z]+[,:]/.test(text) &&
+      !frame.startsWith("{cmd}")
         ? text[0]!.toLowerCase() + text.slice(1)
         : text;
     return frame.replace("{cmd}", () => body);
@@ -116,7 +125,10 @@ export class Phrasing {
         if (kind === 0) return p.toLowerCase();
         if (kind === 1) return p.replace(/[.,!?;:，。！？]/g, "");
         if (kind === 2) return this.lang === "en" ? p.toUpperCase() : p.replace(/[，。！？]/g, " ");
-        if (kind === 3) return this.lang === "en" ? slipLetters(mishear(p, ASR_CONFUSIONS_EN, r), r) : mishear(p, ASR_CONFUSIONS_ZH, r);
+        if (kind === 3)
+          return this.lang === "en"
+            ? slipLetters(mishear(p, ASR_CONFUSIONS_EN, r), r)
+            : mishear(p, ASR_CONFUSIONS_ZH, r);
         return p.toLowerCase().replace(/[.,!?]/g, "");
       })
       .join("");

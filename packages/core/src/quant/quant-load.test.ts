@@ -34,7 +34,8 @@ import { planQuantization, quantizeOnLoadOptions } from "./select";
 const fixtures = join(import.meta.dir, "../../test/fixtures");
 const FLOAT_FIXTURES = ["qwen2-gqa", "qwen3-tied", "qwen3-bf16", "qwen2-f16", "qwen3-sharded"];
 const cudaInstalled = ort.listSupportedBackends().some((b) => b.name === "cuda" && b.bundled);
-if (cudaInstalled) console.warn(`SKIP ${import.meta.file}: the CPU-fallback tests need a machine without the CUDA libraries`);
+if (cudaInstalled)
+  console.warn(`SKIP ${import.meta.file}: the CPU-fallback tests need a machine without the CUDA libraries`);
 
 /** Largest |logit - golden| measured on these fixtures was 0.26 (int8) and 2.2 (int4), int8 classifier. */
 const INT8_LOGIT_TOLERANCE = 0.3;

@@ -18,7 +18,8 @@ function doubler(): Uint8Array {
 }
 
 const cudaInstalled = missingCudaLibraries()?.missing.length === 0;
-if (cudaInstalled) console.warn(`SKIP ${import.meta.file}: the CPU-fallback tests need a machine without the CUDA libraries`);
+if (cudaInstalled)
+  console.warn(`SKIP ${import.meta.file}: the CPU-fallback tests need a machine without the CUDA libraries`);
 
 test("cpu session runs a built graph", async () => {
   const { session, provider } = await createSession(doubler(), { provider: "cpu", threads: 1 });

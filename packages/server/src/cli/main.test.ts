@@ -113,7 +113,7 @@ describe("rtool-server", () => {
       expect(help.stdout.replace(/\s+/g, " ")).toContain(route);
   });
 
-  test("pull against an unreachable hub is an error: exit 1, the cause printed, no \"done\"", async () => {
+  test('pull against an unreachable hub is an error: exit 1, the cause printed, no "done"', async () => {
     const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
     const closed = `http://127.0.0.1:${probe.port}`;
     probe.stop(true);

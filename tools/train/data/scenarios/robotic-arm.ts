@@ -1,5 +1,5 @@
-import type { Phrasing } from "../phrasing";
 import { coinedCode, coinedWord } from "../coined";
+import type { Phrasing } from "../phrasing";
 import { type Draw, num, placeEnvironment } from "./draw";
 
 const PARTS_EN = [
@@ -170,7 +170,8 @@ function partName(ph: Phrasing, taken: Set<string>): { index: number; name: stri
       ? {
           index: -1,
           name: r.pick([
-            () => `${coinedWord(r)} ${r.pick(["gear", "bracket", "valve", "block", "plate", "cup", "bolt", "housing"])}`,
+            () =>
+              `${coinedWord(r)} ${r.pick(["gear", "bracket", "valve", "block", "plate", "cup", "bolt", "housing"])}`,
             () => `part ${coinedCode(r)}`,
             () => `${r.pick(["red", "blue", "green", "black", "white", "orange"])} ${coinedWord(r)}`,
             () => coinedWord(r, 2),
@@ -237,11 +238,15 @@ function armEnvironment(ph: Phrasing, world: ReturnType<typeof armWorld>): strin
   if (roll < 0.88 && ph.lang === "zh") {
     const list = world.parts.map((p) => {
       const name = p.index >= 0 ? PARTS_ZH[p.index]! : p.name;
-      return p.where === "table" ? `${name}在(${p.at.join(",")})` : `${name}${p.where === "gripper" ? "在夹爪中" : "在托盘里"}`;
+      return p.where === "table"
+        ? `${name}在(${p.at.join(",")})`
+        : `${name}${p.where === "gripper" ? "在夹爪中" : "在托盘里"}`;
     });
     const placeZh = PLACES_ZH[world.place.index]!;
     return [
-      world.held ? `机械臂夹着${world.parts[0]!.index >= 0 ? PARTS_ZH[world.parts[0]!.index] : world.parts[0]!.name}` : "机械臂夹爪张开",
+      world.held
+        ? `机械臂夹着${world.parts[0]!.index >= 0 ? PARTS_ZH[world.parts[0]!.index] : world.parts[0]!.name}`
+        : "机械臂夹爪张开",
       `零件：${[...list, `${placeZh}在(${world.place.at.join(",")})`].join("，")}`,
     ];
   }
@@ -286,9 +291,13 @@ export function drawRoboticArm(ph: Phrasing): Draw {
       // from the environment.
       const onTable = world.parts.filter((p) => p.where === "table");
       if (env.length !== 2) env = world.lines;
-      const choices = [...onTable.map((p) => ({ index: p.index, name: p.name, at: p.at, isPlace: false })), { ...world.place, isPlace: true }];
+      const choices = [
+        ...onTable.map((p) => ({ index: p.index, name: p.name, at: p.at, isPlace: false })),
+        { ...world.place, isPlace: true },
+      ];
       const chosen = r.chance(0.35) ? choices.at(-1)! : r.pick(choices);
-      const said = chosen.index >= 0 && !en ? (chosen.isPlace ? PLACES_ZH : PARTS_ZH)[chosen.index]! : chosen.name;
+      const said =
+        chosen.index >= 0 && !en ? (chosen.isPlace ? PLACES_ZH : PARTS_ZH)[chosen.index]! : chosen.name;
       [args.x, args.y, args.z] = chosen.at;
       const target = [said] as const;
       const isPlace = chosen.isPlace;
