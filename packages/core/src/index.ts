@@ -253,7 +253,7 @@ export {
   type ProviderRequest,
   type SessionOptions,
 } from "./runtime/session";
-export type { DecoderRuntime, KvState, StepInput, StepOutput } from "./runtime/types";
+export type { DecoderRuntime, KvState, StepInput, StepOutput, StepTiming } from "./runtime/types";
 export {
   type AddedToken,
   type DecodeOptions,
