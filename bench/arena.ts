@@ -1,0 +1,112 @@
+/**
+ * `bun run bench:arena`: Neon Arena's agents, headless, against rtool-server for `--seconds N`
+ * (default 60) after a 2 s warm-up, and what each achieved: replies per second against its
+ * target, round trip p50/p99, and the per-stage split of the round trip from the server's
+ * `timings` (call queue, caller lane, batcher, forward passes, HTTP). Prints a table and writes
+ * bench/results/arena.json. A benchmark, not a test: no thresholds.
+ *
+ *   bun run bench:arena [--seconds 60] [--warmup 2] [--enemies 2] [--hz 16] [--squad-every 1]
+ *                       [--model rt-tiny|DIR] [--server URL] [--direct] [--no-stream] [--out FILE]
+ *
+ * rtool-server runs as a child process (as `bun run arena` starts it) unless `--server URL`.
+ * Requests go through the arena app's `/rtool` forward, as the page's do, unless `--direct`.
+ * `--enemies 3 --hz 30` is issue 32's target load (three model-driven ships plus the squad).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { SHIP_RATE_HZ } from "../apps/neon-arena/src/arena-agents";
+import {
+  type ArenaReport,
+  formatArenaTable,
+  STAGE_NOTES,
+} from "../apps/neon-arena/src/headless/arena-report";
+import { runHeadlessArena } from "../apps/neon-arena/src/headless/headless-arena";
+import { type ArenaApp, startArenaApp } from "../apps/neon-arena/src/index";
+import { type RtoolProcess, startRtoolServer } from "../apps/neon-arena/src/server/rtool-process";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    seconds: { type: "string", default: "60" },
+    warmup: { type: "string", default: "2" },
+    enemies: { type: "string", default: "2" },
+    hz: { type: "string", default: String(SHIP_RATE_HZ) },
+    "squad-every": { type: "string", default: "1" },
+    model: { type: "string", default: "rt-tiny" },
+    server: { type: "string" },
+    direct: { type: "boolean", default: false },
+    "no-stream": { type: "boolean", default: false },
+    out: { type: "string", default: join(import.meta.dir, "results", "arena.json") },
+  },
+});
+
+const seconds = Number(values.seconds);
+const warmupSeconds = Number(values.warmup);
+const loadBefore = loadavg()[0]!;
+
+let rtool: RtoolProcess | null = null;
+let app: ArenaApp | null = null;
+try {
+  let serverUrl = values.server;
+  if (!serverUrl) {
+    rtool = await startRtoolServer({ model: values.model, port: 0 });
+    await rtool.ready(300_000);
+    serverUrl = rtool.url;
+  }
+  let target = serverUrl;
+  if (!values.direct) {
+    app = await startArenaApp({ rtoolUrl: serverUrl, port: 0 });
+    target = `${app.url}rtool`;
+  }
+  console.log(
+    `bench:arena: ${values.enemies} ships at ${values.hz} Hz + squad, ${warmupSeconds} s warm-up + ${seconds} s against ${target}`,
+  );
+  const run = await runHeadlessArena({
+    serverUrl: target,
+    seconds,
+    warmupSeconds,
+    enemies: Number(values.enemies),
+    shipRateHz: Number(values.hz),
+    squadEverySeconds: Number(values["squad-every"]),
+    stream: !values["no-stream"],
+  });
+  const loadAfter = loadavg()[0]!;
+  const cores = cpus().length;
+  const report: ArenaReport = {
+    date: new Date().toISOString(),
+    setup: {
+      server: values.server
+        ? serverUrl
+        : `rtool-server child process${values.direct ? "" : " behind the arena app's /rtool forward"}`,
+      model: values.server ? "(running server)" : values.model,
+      enemies: Number(values.enemies),
+      shipRateHz: Number(values.hz),
+      squadEverySeconds: Number(values["squad-every"]),
+      stream: !values["no-stream"],
+      seconds,
+      warmupSeconds,
+    },
+    machine: {
+      cpus: cores,
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadAfter,
+      // Other work on the cores slows every stage: say so in the figures themselves.
+      ...(loadBefore > cores * 0.5
+        ? {
+            note: `the machine was loaded (1-min load ${loadBefore.toFixed(1)} on ${cores} cores before the run)`,
+          }
+        : {}),
+    },
+    agents: run.agents,
+    stageNotes: STAGE_NOTES,
+  };
+  mkdirSync(dirname(values.out), { recursive: true });
+  writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\n${formatArenaTable(report)}\n\n(ms are p50 unless marked; stages: ${values.out})`);
+  if (report.machine.note) console.log(`note: ${report.machine.note}`);
+} finally {
+  await app?.stop();
+  await rtool?.stop();
+}
