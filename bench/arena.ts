@@ -23,6 +23,7 @@ import {
   STAGE_NOTES,
 } from "../apps/neon-arena/src/headless/arena-report";
 import { runHeadlessArena } from "../apps/neon-arena/src/headless/headless-arena";
+import { startHealthProbe } from "../apps/neon-arena/src/headless/server-probes";
 import { type ArenaApp, startArenaApp } from "../apps/neon-arena/src/index";
 import { type RtoolProcess, startRtoolServer } from "../apps/neon-arena/src/server/rtool-process";
 
@@ -63,6 +64,10 @@ try {
   console.log(
     `bench:arena: ${values.enemies} ships at ${values.hz} Hz + squad, ${warmupSeconds} s warm-up + ${seconds} s against ${target}`,
   );
+  // The idle server's /health first, so the figure under load has something to stand against.
+  const idleProbe = startHealthProbe(serverUrl, 50);
+  await Bun.sleep(1000);
+  const healthIdleMs = await idleProbe.stop();
   const run = await runHeadlessArena({
     serverUrl: target,
     seconds,
@@ -71,6 +76,7 @@ try {
     shipRateHz: Number(values.hz),
     squadEverySeconds: Number(values["squad-every"]),
     stream: !values["no-stream"],
+    probeUrl: serverUrl,
   });
   const loadAfter = loadavg()[0]!;
   const cores = cpus().length;
@@ -100,11 +106,22 @@ try {
         : {}),
     },
     agents: run.agents,
+    ...(run.server ? { server: { ...run.server, healthIdleMs } } : {}),
     stageNotes: STAGE_NOTES,
   };
   mkdirSync(dirname(values.out), { recursive: true });
   writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\n${formatArenaTable(report)}\n\n(ms are p50 unless marked; stages: ${values.out})`);
+  if (run.server) {
+    const { healthMs, prefixCache: cache } = run.server;
+    console.log(
+      `server: GET /health p50 ${healthMs.p50} ms, p99 ${healthMs.p99} ms while the arena ran ` +
+        `(idle: p50 ${healthIdleMs.p50} ms; the difference is event-loop wait)` +
+        (cache
+          ? `; prefix cache ${cache.hits} hits, ${cache.misses} misses, ${cache.evictions} evictions, ${(cache.bytes / 2 ** 20).toFixed(0)} MiB held`
+          : ""),
+    );
+  }
   if (report.machine.note) console.log(`note: ${report.machine.note}`);
 } finally {
   await app?.stop();

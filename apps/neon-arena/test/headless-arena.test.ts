@@ -93,7 +93,12 @@ describe.skipIf(!hasModel)("headless arena against rtool-server with rt-tiny", (
   afterAll(() => rtool?.stop(), 60_000);
 
   test("a few seconds give every agent a row with rates, round trips and the server's stages", async () => {
-    const run = await runHeadlessArena({ serverUrl: rtool.url, seconds: 4, warmupSeconds: 1 });
+    const run = await runHeadlessArena({
+      serverUrl: rtool.url,
+      seconds: 4,
+      warmupSeconds: 1,
+      probeUrl: rtool.url,
+    });
     expect(run.agents.map((a) => a.agent)).toEqual(["squad", ...ENEMY_IDS]);
     for (const row of run.agents) {
       expect(row.replies).toBeGreaterThan(0);
@@ -106,5 +111,10 @@ describe.skipIf(!hasModel)("headless arena against rtool-server with rt-tiny", (
       expect(row.stagesMs.server.p50).toBeLessThanOrEqual(row.latencyMs.p99);
     }
     expect(Object.keys(STAGE_NOTES)).toEqual([...STAGES]);
+    // The server probes: /health answered during the run, the cache was looked up and holds KV.
+    expect(run.server!.healthMs.samples).toBeGreaterThan(0);
+    expect(run.server!.healthMs.p50).toBeLessThanOrEqual(run.server!.healthMs.p99);
+    expect(run.server!.prefixCache!.hits).toBeGreaterThan(0);
+    expect(run.server!.prefixCache!.bytes).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -81,7 +81,30 @@ export interface ArenaReport {
   };
   machine: { cpus: number; loadAverageBefore: number; loadAverageAfter: number; note?: string };
   agents: AgentReport[];
+  /** What the server probes saw during the measured window, when the run had them. */
+  server?: ServerProbeReport;
   stageNotes: Record<Stage, string>;
+}
+
+/**
+ * The server beside the agents' calls: `GET /health` round trips (beyond a fraction of a
+ * millisecond, time its event loop was busy, mostly with forward passes) and what its prefix
+ * cache did (lookups, evictions; tokens and bytes held at the end).
+ */
+export interface ServerProbeReport {
+  healthMs: Spread & { samples: number };
+  /** The same probe for a second before the agents started: the idle server's figure. */
+  healthIdleMs?: Spread & { samples: number };
+  prefixCache: CacheCounters | null;
+}
+
+/** The prefix cache's counters as `/metrics` gives them (gauges since the server started). */
+export interface CacheCounters {
+  hits: number;
+  misses: number;
+  evictions: number;
+  tokens: number;
+  bytes: number;
 }
 
 /** Counts of one agent's outcomes inside the measured window, from the client's events. */

@@ -23,8 +23,9 @@ import {
   squadAgentSpec,
 } from "../arena-agents";
 import { pilotPlayer } from "../client/player-pilot";
-import { type AgentCounts, type AgentReport, summarizeAgent } from "./arena-report";
+import { type AgentCounts, type AgentReport, type ServerProbeReport, summarizeAgent } from "./arena-report";
 import { RecordingTransport } from "./recording-transport";
+import { cacheDelta, readCacheCounters, startHealthProbe } from "./server-probes";
 
 /** Orders the squad gets in turn (the README's examples: what players type). */
 export const SQUAD_ORDERS = [
@@ -56,12 +57,19 @@ export interface HeadlessArenaOptions {
   stream?: boolean;
   /** Game frames per second; default 60. */
   frameHz?: number;
+  /**
+   * rtool-server's own URL (not the app's forward): during the measured window its `/health` is
+   * sampled every 50 ms and its prefix-cache counters are read at both ends. Default: no probes.
+   */
+  probeUrl?: string;
 }
 
 /** What a run measured: one row per agent, and the window the rows cover. */
 export interface HeadlessArenaRun {
   agents: AgentReport[];
   window: { fromMs: number; toMs: number };
+  /** What the server probes saw (with `probeUrl`). */
+  server?: ServerProbeReport;
 }
 
 interface Driven {
@@ -179,14 +187,29 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
   };
 
   const timer = setInterval(frame, frameMs);
-  await new Promise((resolve) => setTimeout(resolve, endMs));
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await sleep(warmupMs);
+  const probeUrl = options.probeUrl;
+  const cacheBefore = probeUrl ? await readCacheCounters(probeUrl) : null;
+  const health = probeUrl ? startHealthProbe(probeUrl, 50) : null;
+  await sleep(Math.max(0, endMs - now()));
   clearInterval(timer);
   for (const driven of all) driven.client.destroy();
+  const healthMs = await health?.stop();
+  const cacheAfter = probeUrl ? await readCacheCounters(probeUrl) : null;
 
   const window = { fromMs: warmupMs, toMs: endMs };
   return {
     window,
     agents: all.map((d) => summarizeAgent(d.name, d.targetHz, d.transport.samples, d.counts, window)),
+    ...(healthMs
+      ? {
+          server: {
+            healthMs,
+            prefixCache: cacheBefore && cacheAfter ? cacheDelta(cacheBefore, cacheAfter) : null,
+          },
+        }
+      : {}),
   };
 }
 
