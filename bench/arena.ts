@@ -6,11 +6,13 @@
  * bench/results/arena.json. A benchmark, not a test: no thresholds.
  *
  *   bun run bench:arena [--seconds 60] [--warmup 2] [--enemies 2] [--hz 16] [--squad-every 1]
- *                       [--model rt-tiny|DIR] [--server URL] [--direct] [--no-stream] [--out FILE]
+ *                       [--model rt-tiny|DIR] [--server URL] [--direct] [--no-stream] [--session-worker]
+ *                       [--out FILE]
  *
  * rtool-server runs as a child process (as `bun run arena` starts it) unless `--server URL`.
  * Requests go through the arena app's `/rtool` forward, as the page's do, unless `--direct`.
  * `--enemies 3 --hz 30` is issue 32's target load (three model-driven ships plus the squad).
+ * `--session-worker` starts the server with its forward passes in a worker thread.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     model: { type: "string", default: "rt-tiny" },
     server: { type: "string" },
     direct: { type: "boolean", default: false },
+    "session-worker": { type: "boolean", default: false },
     "no-stream": { type: "boolean", default: false },
     out: { type: "string", default: join(import.meta.dir, "results", "arena.json") },
   },
@@ -52,7 +55,11 @@ let app: ArenaApp | null = null;
 try {
   let serverUrl = values.server;
   if (!serverUrl) {
-    rtool = await startRtoolServer({ model: values.model, port: 0 });
+    rtool = await startRtoolServer({
+      model: values.model,
+      port: 0,
+      args: values["session-worker"] ? ["--session-worker"] : [],
+    });
     await rtool.ready(300_000);
     serverUrl = rtool.url;
   }
@@ -91,6 +98,7 @@ try {
       shipRateHz: Number(values.hz),
       squadEverySeconds: Number(values["squad-every"]),
       stream: !values["no-stream"],
+      sessionWorker: values["session-worker"],
       seconds,
       warmupSeconds,
     },

@@ -255,6 +255,12 @@ export {
 } from "./runtime/session";
 export type { DecoderRuntime, KvState, StepInput, StepOutput, StepTiming } from "./runtime/types";
 export {
+  loadModelInWorker,
+  SessionWorkerError,
+  WorkerDecoderRuntime,
+  type WorkerLoadOptions,
+} from "./runtime/worker-runtime";
+export {
   type AddedToken,
   type DecodeOptions,
   IncrementalDetokenizer,

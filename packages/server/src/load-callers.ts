@@ -7,6 +7,7 @@ import {
   type CallerModel,
   type LoadProgress,
   loadModel,
+  loadModelInWorker,
   type MergePolicy,
   PrefixCache,
   RealtimeCaller,
@@ -30,6 +31,12 @@ export interface LoadCallersOptions {
   cache?: boolean;
   /** Load without checking every float tensor for NaN/Inf; default false. */
   skipWeightCheck?: boolean;
+  /**
+   * Run forward passes in a worker thread (`loadModelInWorker`); default false. onnxruntime-node
+   * runs a pass on the calling thread, so otherwise requests wait to be read and answered while
+   * one runs.
+   */
+  sessionWorker?: boolean;
   /** Most callers per format (created as concurrency needs them): calls decoded at once; default 16. */
   lanes?: number;
   /** Prefix-cache bytes per format (one cache shared by the format's lanes); default 256 MiB. */
@@ -60,7 +67,8 @@ export interface LoadedCallers extends LoadedModel {
  * ```
  */
 export async function loadCallers(dir: string, options: LoadCallersOptions = {}): Promise<LoadedCallers> {
-  const model = await loadModel(dir, {
+  const load = options.sessionWorker ? loadModelInWorker : loadModel;
+  const model = await load(dir, {
     provider: options.provider,
     threads: options.threads,
     cache: options.cache,

@@ -76,6 +76,8 @@ export interface ArenaReport {
     shipRateHz: number;
     squadEverySeconds: number;
     stream: boolean;
+    /** The server ran its forward passes in a worker thread (`--session-worker`). */
+    sessionWorker: boolean;
     seconds: number;
     warmupSeconds: number;
   };
