@@ -7,6 +7,8 @@
  * back transferred). Batching (`BatchedRuntime`), the prefix cache and the decoders stay on the
  * main thread, unchanged: they see a runtime like any other.
  */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { LoadModelOptions } from "../create-model";
 import { Model } from "../model";
 import type { QwenConfig } from "../model/types";
@@ -52,7 +54,7 @@ export class WorkerDecoderRuntime implements DecoderRuntime {
 
   /** Starts a worker and loads `dir` in it; resolves once its session is ready. */
   static start(dir: string, options: WorkerLoadOptions = {}): Promise<WorkerDecoderRuntime> {
-    const worker = new Worker(new URL("./session-worker-entry.ts", import.meta.url).href);
+    const worker = new Worker(workerEntry());
     const { onProgress, onWarning, ...cloneable } = options;
     return new Promise((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<FromSessionWorker>) => {
@@ -135,6 +137,16 @@ export class WorkerDecoderRuntime implements DecoderRuntime {
     for (const waiting of this.waiting.values()) waiting.reject(error);
     this.waiting.clear();
   }
+}
+
+/**
+ * The worker's script: the TypeScript source beside this file in the workspace, or the built
+ * entry (`dist/runtime/session-worker-entry.js`, see the package's build script) in a package.
+ */
+function workerEntry(): string {
+  const source = new URL("./session-worker-entry.ts", import.meta.url);
+  if (existsSync(fileURLToPath(source))) return source.href;
+  return new URL("./runtime/session-worker-entry.js", import.meta.url).href;
 }
 
 /** A step input as plain arrays (typed arrays clone as they are; array-likes become arrays). */
