@@ -49,10 +49,20 @@ describe("arena report", () => {
       sample(100, 300, 290),
       ...Array.from({ length: 20 }, (_, i) => sample(1000 + i * 50, 30 + i, 20)),
     ];
-    const counts = { accepted: 18, rejected: 2, dropped: 0, errors: 0 };
+    const counts = { accepted: 18, rejected: 2, dropped: 0, errors: 0, restedMs: 0 };
     const row = summarizeAgent("enemy-1", 16, samples, counts, { fromMs: 1000, toMs: 2000 });
     expect(row.replies).toBe(20);
     expect(row.achievedHz).toBe(20);
+    // A ship that rested half the window (wrecked until the next round) ran at twice that rate.
+    const rested = summarizeAgent(
+      "enemy-1",
+      16,
+      samples,
+      { ...counts, restedMs: 500 },
+      { fromMs: 1000, toMs: 2000 },
+    );
+    expect(rested.achievedHz).toBe(40);
+    expect(rested.restedSeconds).toBe(0.5);
     expect(row.firstMs).toBe(300);
     expect(row.latencyMs.p50).toBeLessThanOrEqual(row.latencyMs.p99);
     expect(Object.keys(row.stagesMs).sort()).toEqual([...STAGES].sort());
@@ -68,7 +78,7 @@ describe("arena report", () => {
       "squad",
       0,
       [sample(0, 50, 40)],
-      { accepted: 1, rejected: 0, dropped: 0, errors: 0 },
+      { accepted: 1, rejected: 0, dropped: 0, errors: 0, restedMs: 0 },
       {
         fromMs: 0,
         toMs: 1000,

@@ -45,8 +45,13 @@ export interface AgentReport {
   agent: string;
   /** Requests per second its loop asks for; 0 for command-only agents (the squad). */
   targetHz: number;
-  /** Replies delivered to the game (applied or refused) per second of the measured window. */
+  /**
+   * Replies delivered to the game (applied or refused) per second of the measured window, less
+   * the time its loop rested (a wrecked ship waits for the next round): the rate while it ran.
+   */
   achievedHz: number;
+  /** Seconds of the window its loop rested. */
+  restedSeconds: number;
   replies: number;
   accepted: number;
   rejected: number;
@@ -115,6 +120,8 @@ export interface AgentCounts {
   rejected: number;
   dropped: number;
   errors: number;
+  /** Time of the window the agent's loop was stopped (a wreck resting until the next round). */
+  restedMs: number;
 }
 
 /** The value at quantile `q` (nearest rank); NaN for no values. */
@@ -154,7 +161,7 @@ function stageOf(stage: Stage, sample: RequestSample): number | null {
 
 /**
  * One agent's row from its samples and counts. Samples sent before `fromMs` (the warm-up) count
- * only for `firstMs`; the rate is replies delivered in the window over its length.
+ * only for `firstMs`; the rate is replies delivered in the window over the time the agent ran.
  *
  * @example
  * summarizeAgent("enemy-1", 16, transport.samples, counts, { fromMs: 2000, toMs: 12000 });
@@ -173,7 +180,8 @@ export function summarizeAgent(
     stagesMs[stage] = spread(measured.map((s) => stageOf(stage, s)).filter((v): v is number => v !== null));
   }
   const timed = measured.map((s) => s.timings).filter((t): t is ReplyTimings => t !== null);
-  const seconds = Math.max(1e-9, (window.toMs - window.fromMs) / 1000);
+  const { restedMs, ...outcomes } = counts;
+  const seconds = Math.max(1e-9, (window.toMs - window.fromMs - restedMs) / 1000);
   const medianOf = (pick: (t: ReplyTimings) => number | undefined) =>
     quantile(
       timed.map(pick).filter((n): n is number => n !== undefined),
@@ -183,8 +191,9 @@ export function summarizeAgent(
     agent,
     targetHz,
     achievedHz: round((counts.accepted + counts.rejected) / seconds),
+    restedSeconds: round(restedMs / 1000),
     replies: measured.length,
-    ...counts,
+    ...outcomes,
     latencyMs: { ...spread(roundTrips), mean: round(mean(roundTrips)) },
     firstMs: samples[0] ? round(samples[0].roundTripMs) : null,
     stagesMs,
@@ -201,6 +210,7 @@ export function formatArenaTable(report: ArenaReport): string {
     ["agent", (a) => a.agent],
     ["target Hz", (a) => (a.targetHz > 0 ? String(a.targetHz) : "cmd")],
     ["Hz", (a) => a.achievedHz.toFixed(1)],
+    ["rested s", (a) => a.restedSeconds.toFixed(1)],
     ["replies", (a) => String(a.replies)],
     ["p50 ms", (a) => a.latencyMs.p50.toFixed(1)],
     ["p99 ms", (a) => a.latencyMs.p99.toFixed(1)],

@@ -78,6 +78,8 @@ interface Driven {
   client: AgentClient;
   transport: RecordingTransport;
   counts: AgentCounts;
+  /** When its loop stopped and started again (a wreck until the next round); `to` null while resting. */
+  rests: Array<{ from: number; to: number | null }>;
 }
 
 /**
@@ -108,7 +110,7 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
   const drive = (name: string, targetHz: number, scope: string, tools: readonly FunctionTool[]): Driven => {
     const transport = new RecordingTransport(options.serverUrl, origin, stream);
     const client = new AgentClient({ transport, dispatch: "update" });
-    const counts: AgentCounts = { accepted: 0, rejected: 0, dropped: 0, errors: 0 };
+    const counts: AgentCounts = { accepted: 0, rejected: 0, dropped: 0, errors: 0, restedMs: 0 };
     const inWindow = () => now() >= warmupMs;
     client.on("call", () => inWindow() && counts.accepted++);
     client.on("rejected", () => inWindow() && counts.rejected++);
@@ -129,7 +131,7 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
         { scope },
       );
     }
-    return { name, targetHz, client, transport, counts };
+    return { name, targetHz, client, transport, counts, rests: [] };
   };
 
   const squadAgent = drive("squad", 0, SQUAD_SCOPE, squad.tools);
@@ -159,6 +161,7 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
       if (event.type !== "destroyed") continue;
       const wreck = shipAgents.find((driven) => driven.name === event.detail?.ship);
       wreck?.client.getAgent(wreck.name)?.stop();
+      wreck?.rests.push({ from: t, to: null });
     }
     pilotClock += dt;
     if (pilotClock >= PILOT_PERIOD_S) {
@@ -173,6 +176,8 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
         const agent = driven.client.getAgent(driven.name)!;
         agent.invalidate();
         agent.start();
+        const rest = driven.rests.at(-1);
+        if (rest && rest.to === null) rest.to = now();
       }
     });
     if (squadEveryMs > 0 && !orderInFlight && t - lastOrderAt >= squadEveryMs) {
@@ -199,6 +204,7 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
   const cacheAfter = probeUrl ? await readCacheCounters(probeUrl) : null;
 
   const window = { fromMs: warmupMs, toMs: endMs };
+  for (const driven of all) driven.counts.restedMs = restedIn(driven.rests, window);
   return {
     window,
     agents: all.map((d) => summarizeAgent(d.name, d.targetHz, d.transport.samples, d.counts, window)),
@@ -211,6 +217,17 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
         }
       : {}),
   };
+}
+
+/** How much of `window` the rests cover (a rest still open ends with the window). */
+function restedIn(rests: Driven["rests"], window: { fromMs: number; toMs: number }): number {
+  let ms = 0;
+  for (const rest of rests) {
+    const from = Math.max(rest.from, window.fromMs);
+    const to = Math.min(rest.to ?? window.toMs, window.toMs);
+    if (to > from) ms += to - from;
+  }
+  return ms;
 }
 
 /**
