@@ -94,7 +94,8 @@ Options:
                            localhost, 127.0.0.1 and ::1 when bound to loopback, else any
   --skip-weight-check      load weights without checking them for NaN/Inf
   --session-worker         run forward passes in a worker thread, so requests never wait on a pass in
-                           progress to be read or answered
+                           progress to be read or answered (experimental: on 2 cores it halved the
+                           arena's rates; measure with bench:arena --compare-session-worker)
   --engine local|openai    where heads are decoded: here (default) or on a remote OpenAI-compatible
                            /v1/completions endpoint (vLLM, SGLang, another rtool-server)
   --engine-url URL         the remote engine, e.g. http://gpu-1:8000 (with --engine openai)
