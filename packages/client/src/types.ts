@@ -76,7 +76,20 @@ export interface ServerTimings {
   steps: number;
   cached_prefix_tokens: number;
   total_ms: number;
+  /** Waiting for a slot in the server's call queue. */
   queue_ms: number;
+  /** Validating the request and tokenizing its prompt (older servers omit this and the fields below). */
+  prepare_ms?: number;
+  /** Waiting for earlier calls on its caller lane. */
+  lane_wait_ms?: number;
+  /** Of prefill and decode: forward passes waiting in the batcher. */
+  batch_wait_ms?: number;
+  /** Of prefill and decode: time inside forward passes. */
+  forward_ms?: number;
+  /** Forward passes shared with other requests. */
+  shared_steps?: number;
+  /** Prompt tokens, cached ones included. */
+  prompt_tokens?: number;
 }
 
 /** Reply of `/v1|v2/function_call`. */

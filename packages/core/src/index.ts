@@ -253,7 +253,13 @@ export {
   type ProviderRequest,
   type SessionOptions,
 } from "./runtime/session";
-export type { DecoderRuntime, KvState, StepInput, StepOutput } from "./runtime/types";
+export type { DecoderRuntime, KvState, StepInput, StepOutput, StepTiming } from "./runtime/types";
+export {
+  loadModelInWorker,
+  SessionWorkerError,
+  WorkerDecoderRuntime,
+  type WorkerLoadOptions,
+} from "./runtime/worker-runtime";
 export {
   type AddedToken,
   type DecodeOptions,

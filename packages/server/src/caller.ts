@@ -36,6 +36,18 @@ export interface CallerTimings {
   steps: number;
   cachedPrefixTokens: number;
   totalMs: number;
+  /** Prompt tokens in all (cached ones included); absent where the engine does not say. */
+  promptTokens?: number;
+  /** Validating the request and tokenizing its prompt. */
+  prepareMs?: number;
+  /** Waiting for earlier calls on the same caller (a lane of the pool). */
+  queuedMs?: number;
+  /** Of prefill and decode, forward passes waiting in the batcher for their turn. */
+  batchWaitMs?: number;
+  /** Of prefill and decode, time inside forward passes. */
+  forwardMs?: number;
+  /** Forward passes shared with other requests' steps. */
+  sharedSteps?: number;
 }
 
 /** A decoded, typed call. */

@@ -54,9 +54,20 @@ function expectReplyShape(reply: FunctionCallReply, heads: string[]) {
     "cached_prefix_tokens",
     "total_ms",
     "queue_ms",
+    "prepare_ms",
+    "lane_wait_ms",
+    "batch_wait_ms",
+    "forward_ms",
+    "shared_steps",
+    "prompt_tokens",
   ] as const) {
     expect(typeof reply.timings[key]).toBe("number");
   }
+  // The model's stages sit inside its total; a prompt has tokens.
+  expect(reply.timings.forward_ms + reply.timings.batch_wait_ms).toBeLessThanOrEqual(
+    reply.timings.total_ms + 0.01,
+  );
+  expect(reply.timings.prompt_tokens).toBeGreaterThan(0);
   // Constrained decoding: the function head always spells one of the tools.
   expect(TOOL_NAMES).toContain(reply.heads.function!);
   expect(reply.success).toBe(true);

@@ -8,6 +8,7 @@ import {
   type CallerModel,
   type LoadProgress,
   loadModel,
+  loadModelInWorker,
   type MergePolicy,
   PrefixCache,
   RealtimeCaller,
@@ -32,6 +33,12 @@ export interface LoadCallersOptions {
   cache?: boolean;
   /** Load without checking every float tensor for NaN/Inf; default false. */
   skipWeightCheck?: boolean;
+  /**
+   * Run forward passes in a worker thread (`loadModelInWorker`); default false. onnxruntime-node
+   * runs a pass on the calling thread, so otherwise requests wait to be read and answered while
+   * one runs.
+   */
+  sessionWorker?: boolean;
   /** Most callers (created as concurrency needs them): calls decoded at once; default {@link DEFAULT_CONCURRENCY}. */
   lanes?: number;
   /** Prefix-cache bytes (one cache for all lanes and both formats); default 256 MiB; 0: off. */
@@ -63,7 +70,8 @@ export interface LoadedCallers extends LoadedModel {
  * ```
  */
 export async function loadCallers(dir: string, options: LoadCallersOptions = {}): Promise<LoadedCallers> {
-  const model = await loadModel(dir, {
+  const load = options.sessionWorker ? loadModelInWorker : loadModel;
+  const model = await load(dir, {
     provider: options.provider,
     threads: options.threads,
     cache: options.cache,

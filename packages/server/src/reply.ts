@@ -55,6 +55,14 @@ export function toFunctionCallReply(
       cached_prefix_tokens: t.cachedPrefixTokens,
       total_ms: round(t.totalMs),
       queue_ms: round(measured.queueMs),
+      // The stages between a request's arrival and its reply, so a slow call shows where it
+      // waited (engines that do not report a stage give 0).
+      prepare_ms: round(t.prepareMs ?? 0),
+      lane_wait_ms: round(t.queuedMs ?? 0),
+      batch_wait_ms: round(t.batchWaitMs ?? 0),
+      forward_ms: round(t.forwardMs ?? 0),
+      shared_steps: t.sharedSteps ?? 0,
+      prompt_tokens: t.promptTokens ?? 0,
     },
   };
 }

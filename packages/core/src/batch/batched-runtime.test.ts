@@ -123,8 +123,16 @@ describe("BatchedRuntime", () => {
     const later = Array.from({ length: 4 }, (_, i) =>
       batched.step({ tokenIds: [2 + i], positions: [0], past: model.runtime.emptyKv() }),
     );
-    await Promise.all([first, ...later]);
+    const outputs = await Promise.all([first, ...later]);
     expect(passes).toBe(2);
+    // Each step says how long it waited and which pass served it: the later ones waited for the first pass.
+    const [alone, ...merged] = outputs.map((out) => out.timing!);
+    expect(alone!.requests).toBe(1);
+    for (const timing of merged) {
+      expect(timing.requests).toBe(4);
+      expect(timing.waitMs).toBeGreaterThan(0);
+      expect(timing.passMs).toBeGreaterThan(0);
+    }
   });
 
   test("the cost policy merges cheap steps and keeps long-past steps apart", async () => {

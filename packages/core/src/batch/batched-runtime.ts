@@ -10,7 +10,7 @@
  * This file owns only the queue of pending steps; the tensors are `merge-steps.ts`'s, the
  * decision to merge `pass-cost.ts`'s.
  */
-import type { DecoderRuntime, KvState, StepInput, StepOutput } from "../runtime/types";
+import type { DecoderRuntime, KvState, StepInput, StepOutput, StepTiming } from "../runtime/types";
 import { RequestAbortedError } from "./errors";
 import { KvLineage } from "./kv-lineage";
 import { mergeSteps } from "./merge-steps";
@@ -47,6 +47,8 @@ export interface BatchedRuntimeOptions extends PassCostOptions {
 
 interface PendingStep {
   input: StepInput;
+  /** When `step()` queued it, so its reply can say how long it waited for a pass. */
+  queuedAt: number;
   resolve: (output: StepOutput) => void;
   reject: (error: unknown) => void;
 }
@@ -118,6 +120,7 @@ export class BatchedRuntime implements DecoderRuntime {
       const detach = () => signal?.removeEventListener("abort", onAbort);
       const step: PendingStep = {
         input,
+        queuedAt: performance.now(),
         resolve: (output) => {
           detach();
           resolve(output);
@@ -208,6 +211,7 @@ export class BatchedRuntime implements DecoderRuntime {
       return;
     }
     let outputs: StepOutput[];
+    const passStarted = performance.now();
     try {
       const inputs = batch.map((s) => s.input);
       const merged = mergeSteps(
@@ -222,20 +226,32 @@ export class BatchedRuntime implements DecoderRuntime {
       for (const step of batch) await this.runAlone(step);
       return;
     }
+    const passMs = performance.now() - passStarted;
     batch.forEach((step, i) => {
-      this.resolveStep(step, outputs[i]!);
+      this.resolveStep(step, outputs[i]!, timingOf(step, passStarted, passMs, batch.length));
     });
   }
 
   private async runAlone(step: PendingStep): Promise<void> {
-    await this.inner.step(step.input).then((output) => this.resolveStep(step, output), step.reject);
+    const started = performance.now();
+    await this.inner
+      .step(step.input)
+      .then(
+        (output) => this.resolveStep(step, output, timingOf(step, started, performance.now() - started, 1)),
+        step.reject,
+      );
   }
 
   /** A step's present begins with its past: later merges may share those positions. */
-  private resolveStep(step: PendingStep, output: StepOutput): void {
+  private resolveStep(step: PendingStep, output: StepOutput, timing: StepTiming): void {
     this.lineage.derive(step.input.past, output.present, step.input.past.length);
-    step.resolve(output);
+    step.resolve({ ...output, timing });
   }
+}
+
+/** What a step's caller learns of its wait and pass (the per-stage timings of a call). */
+function timingOf(step: PendingStep, passStarted: number, passMs: number, requests: number): StepTiming {
+  return { waitMs: Math.max(0, passStarted - step.queuedAt), passMs, requests };
 }
 
 /** `setImmediate` where there is one (Bun, Node), else a zero timeout (browsers). */

@@ -199,9 +199,14 @@ export class RealtimeCaller {
     request: CallRequest,
     onHead: ((head: HeadOutcome) => void) | undefined,
   ): Promise<CallResult> {
+    const preparing = performance.now();
     const prepared = this.prepare(request);
     const queuedAt = performance.now();
-    return this.queue.run(() => this.decode(prepared, performance.now() - queuedAt, onHead));
+    const waits = { prepareMs: queuedAt - preparing, queuedMs: 0 };
+    return this.queue.run(() => {
+      waits.queuedMs = performance.now() - queuedAt;
+      return this.decode(prepared, waits, onHead);
+    });
   }
 
   /** Validates the request and tokenizes its prompt and head tags (no model work). */
@@ -288,7 +293,7 @@ export class RealtimeCaller {
 
   private async decode(
     call: PreparedCall,
-    queuedMs: number,
+    waits: { prepareMs: number; queuedMs: number },
     onHead: ((head: HeadOutcome) => void) | undefined,
   ): Promise<CallResult> {
     const started = performance.now();
@@ -346,7 +351,11 @@ export class RealtimeCaller {
         forcedTokens: decoded.heads.reduce((sum, h) => sum + h.forcedTokens, 0),
         draftedTokens: decoded.drafts.fed,
         keptDraftTokens: decoded.drafts.kept,
-        queuedMs,
+        queuedMs: waits.queuedMs,
+        prepareMs: waits.prepareMs,
+        batchWaitMs: decoded.batch.waitMs,
+        forwardMs: decoded.batch.passMs,
+        sharedSteps: decoded.batch.sharedSteps,
         totalMs: performance.now() - started,
       },
     };

@@ -97,6 +97,17 @@ export interface CallTimings {
   keptDraftTokens: number;
   /** Waiting for earlier calls on this caller. */
   queuedMs: number;
+  /** Validating the request and tokenizing its prompt (before the queue). */
+  prepareMs: number;
+  /**
+   * Of prefill and decode, the time the forward passes waited in a batching runtime for their
+   * turn (other callers' passes, merging); 0 on a plain session.
+   */
+  batchWaitMs: number;
+  /** Of prefill and decode, the time inside forward passes (shared ones counted whole). */
+  forwardMs: number;
+  /** Forward passes shared with other callers' steps. */
+  sharedSteps: number;
   /** From the start of this call's turn to its result (queue wait excluded). */
   totalMs: number;
 }

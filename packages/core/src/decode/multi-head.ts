@@ -46,6 +46,7 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
   let promptKv: KvState | null = null;
   let steps = 0;
   let firstStepMs = 0;
+  const batch = { waitMs: 0, passMs: 0, sharedSteps: 0 };
   const started = performance.now();
   while (true) {
     // prefill (first pass only) and the live branches' feeds
@@ -56,15 +57,20 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
     if (step.fed.length === 0) break;
     for (const fed of step.fed) drafts.fed += fed.draft.length;
     const stepStarted = performance.now();
-    const { logits, present } = await runtime.step({
+    const { logits, present, timing } = await runtime.step({
       tokenIds: step.tokenIds,
       positions: step.positions,
       attentionMask: buildStepMask(kv.length, step.maskRows),
       past: kv,
       logitRows: step.logitRows,
     });
+    const stepMs = performance.now() - stepStarted;
+    // A batching runtime says how much of the step was waiting; a plain session's is all pass.
+    batch.waitMs += timing?.waitMs ?? 0;
+    batch.passMs += timing?.passMs ?? stepMs;
+    if ((timing?.requests ?? 1) > 1) batch.sharedSteps++;
     if (steps === 0) {
-      firstStepMs = performance.now() - stepStarted;
+      firstStepMs = stepMs;
       if (prefill.length > 0) promptKv = runtime.sliceKv(present, promptLength);
     }
     steps++;
@@ -82,5 +88,6 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
     firstStepMs,
     restMs: Math.max(0, total - firstStepMs),
     drafts,
+    batch,
   };
 }

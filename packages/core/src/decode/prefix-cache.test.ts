@@ -114,6 +114,23 @@ describe("PrefixCache", () => {
     expect(cache.stats().cachedTokens).toBe(4);
   });
 
+  test("a prefix entry that lookups run through stays recently used (a system turn is not the first evicted)", () => {
+    const system = [7, 7, 7];
+    // Frames share more than the turn (the user turn's opening), so lookups match past its entry.
+    const frame = (i: number) => [...system, 50, 51, 100 + i, 200 + i];
+    const cache = new PrefixCache(ops, {
+      maxBytes: ops.kvBytes(kvOf(frame(0))) * 2 + ops.kvBytes(kvOf(system)),
+    });
+    cache.insert(system, kvOf(system));
+    // Every frame continues from the system turn and caches its own prompt, as the arena's agents do.
+    for (let i = 0; i < 6; i++) {
+      expect(cache.lookup(frame(i)).length).toBeGreaterThanOrEqual(system.length);
+      cache.insert(frame(i), kvOf(frame(i)));
+    }
+    expect(cache.stats().evictions).toBeGreaterThan(0);
+    expect(cache.holds(system)).toBe(true);
+  });
+
   test("eviction prunes the tree and merges edges, keeping lookups right", () => {
     const cache = new PrefixCache(ops, { maxBytes: ops.kvBytes(kvOf([1, 2, 3, 4, 5])) });
     cache.insert([1, 2, 3], kvOf([1, 2, 3]));

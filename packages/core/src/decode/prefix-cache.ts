@@ -112,6 +112,8 @@ export class PrefixCache {
     let matched = 0;
     // `below` is the node whose subtree holds every entry that shares the matched prefix.
     let below: RadixNode = this.root;
+    // Entries on the path that the match runs past: their tokens were reused too.
+    const passed: Entry[] = [];
     while (matched < limit) {
       const child = node.children.get(ids[matched]);
       if (!child) break;
@@ -120,12 +122,16 @@ export class PrefixCache {
       below = child;
       if (common < child.edge.length) break;
       node = child;
+      if (node.entry) passed.push(node.entry);
     }
     if (matched === 0) {
       this.misses++;
       return { length: 0, kv: null };
     }
     const entry = below.depth === matched && below.entry ? below.entry : this.anyEntryBelow(below);
+    // A prefix entry the match ran through (a system turn every frame continues from) counts as
+    // used, or it would be the least recently used and the first evicted while in constant use.
+    for (const prefix of passed) this.touch(prefix);
     this.touch(entry);
     this.hits++;
     this.reusedTokens += matched;

@@ -37,6 +37,21 @@ export interface StepOutput {
   logits: Float32Array;
   /** past followed by the q new tokens (length past.length + q). */
   present: KvState;
+  /**
+   * Where the step's time went, when a batching layer ran it (`BatchedRuntime`); absent from a
+   * plain session, whose step is all forward pass.
+   */
+  timing?: StepTiming;
+}
+
+/** How a batched step spent its time: waiting for its pass, then in it. */
+export interface StepTiming {
+  /** From `step()` to the start of the forward pass that served it (earlier passes, merging). */
+  waitMs: number;
+  /** The forward pass that served it, merging and splitting included (shared with `requests - 1` other steps). */
+  passMs: number;
+  /** Steps served by that pass, this one included. */
+  requests: number;
 }
 
 /** A loaded decoder graph behind an ONNX Runtime session. */

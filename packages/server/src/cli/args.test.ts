@@ -76,6 +76,11 @@ describe("parseCliArgs", () => {
     expect(parseCliArgs(["--host", "--port", "1"])).toMatchObject({ host: "0.0.0.0", port: 1 });
   });
 
+  test("--session-worker runs forward passes in a worker thread; off by default", () => {
+    expect(parseCliArgs(["--session-worker"])).toMatchObject({ sessionWorker: true });
+    expect(parseCliArgs([])).not.toHaveProperty("sessionWorker");
+  });
+
   test("the API key may come from RTOOL_API_KEY", () => {
     expect(parseCliArgs([], { RTOOL_API_KEY: "env-key" })).toMatchObject({ apiKey: "env-key" });
   });

@@ -41,6 +41,8 @@ export interface ServeArgs {
   allowedHosts?: string[];
   /** Load weights without the NaN/Inf check. */
   skipWeightCheck: boolean;
+  /** Run the model's forward passes in a worker thread, so HTTP never waits on a pass. */
+  sessionWorker?: boolean;
   /** "local" runs the model here; "openai" decodes on a remote OpenAI-compatible completions endpoint. */
   engine: "local" | "openai";
   /** The remote engine (`--engine openai`), e.g. http://gpu-1:8000. */
@@ -92,6 +94,9 @@ Options:
   --allowed-hosts NAMES    comma-separated Host names to answer (others get 421; "*": any); default
                            localhost, 127.0.0.1 and ::1 when bound to loopback, else any
   --skip-weight-check      load weights without checking them for NaN/Inf
+  --session-worker         run forward passes in a worker thread, so requests never wait on a pass in
+                           progress to be read or answered (experimental: on 2 cores it halved the
+                           arena's rates; measure with bench:arena --compare-session-worker)
   --engine local|openai    where heads are decoded: here (default) or on a remote OpenAI-compatible
                            /v1/completions endpoint (vLLM, SGLang, another rtool-server)
   --engine-url URL         the remote engine, e.g. http://gpu-1:8000 (with --engine openai)
@@ -218,6 +223,7 @@ export function parseCliArgs(argv: readonly string[], env: Record<string, string
     shutdownTimeoutMs: integer("--shutdown-timeout", values["shutdown-timeout"], 0, 3_600_000) ?? 10_000,
     allowedHosts: hostList(values["allowed-hosts"]),
     skipWeightCheck: values["skip-weight-check"] ?? false,
+    ...(values["session-worker"] ? { sessionWorker: true } : {}),
   };
 }
 
@@ -258,6 +264,7 @@ function parse(args: string[]) {
       "shutdown-timeout": { type: "string" },
       "allowed-hosts": { type: "string" },
       "skip-weight-check": { type: "boolean" },
+      "session-worker": { type: "boolean" },
       engine: { type: "string" },
       "engine-url": { type: "string" },
       "engine-model": { type: "string" },

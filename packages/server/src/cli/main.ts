@@ -167,6 +167,7 @@ function loadLocal(dir: string, args: ServeArgs, progress: ReturnType<typeof loa
     draftTokens: args.draftTokens,
     quant: args.quant,
     skipWeightCheck: args.skipWeightCheck,
+    sessionWorker: args.sessionWorker,
     lanes: args.concurrency,
     onProgress: (p) => progress.update(p),
     onWarning: (message) => console.error(`rtool-server: ${message}`),

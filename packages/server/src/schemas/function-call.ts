@@ -90,8 +90,21 @@ export const functionCallReplySchema = z
       decode_ms: z.number(),
       steps: z.number().int(),
       cached_prefix_tokens: z.number().int(),
-      total_ms: z.number(),
-      queue_ms: z.number(),
+      total_ms: z.number().openapi({
+        description: "From the call's turn on its caller to its result (prefill, decode, mapping).",
+      }),
+      queue_ms: z.number().openapi({ description: "Waiting for a slot in the server's call queue." }),
+      prepare_ms: z.number().openapi({ description: "Validating the request and tokenizing its prompt." }),
+      lane_wait_ms: z
+        .number()
+        .openapi({ description: "Waiting for earlier calls on the caller lane it was given." }),
+      batch_wait_ms: z.number().openapi({
+        description:
+          "Of prefill and decode: its forward passes waiting in the batcher (other requests' passes, merging).",
+      }),
+      forward_ms: z.number().openapi({ description: "Of prefill and decode: time inside forward passes." }),
+      shared_steps: z.number().int().openapi({ description: "Forward passes shared with other requests." }),
+      prompt_tokens: z.number().int().openapi({ description: "Prompt tokens, cached ones included." }),
     }),
   })
   .openapi("FunctionCallReply");

@@ -14,15 +14,21 @@ import {
   type WorldEvent,
 } from "@rtool/sim";
 import Phaser from "phaser";
+import {
+  ENEMY_IDS,
+  SHIP_RATE_HZ,
+  SHIP_SCOPE,
+  SQUAD_SCOPE,
+  shipAgentSpec,
+  squadAgentSpec,
+} from "../../arena-agents";
 import { css, gauge, glowCircle, glowLine, glowPath, glowRect, grid, NEON } from "../neon";
 import { pilotPlayer } from "../player-pilot";
 import { HEIGHT, hubOf, registerWorldTools } from "./scene-kit";
 
 const PANEL_W = 300;
-const ENEMY_IDS = ["enemy-1", "enemy-2"] as const;
 const PILOT_PERIOD_S = 0.2;
 const ROUND_PAUSE_S = 2.5;
-const SHIP_QUERY = "Fire at the player if aligned.";
 
 /** Where each position sits on the lane map, and where each lane starts. */
 const MAP_CENTER = { x: 150, y: 470 };
@@ -82,12 +88,12 @@ export class ArenaScene extends Phaser.Scene {
     this.skillsFired = [];
     this.hits = 0;
 
-    registerWorldTools(this.rtool, this.squad.tools, "squad", (call) => {
+    registerWorldTools(this.rtool, this.squad.tools, SQUAD_SCOPE, (call) => {
       const result = this.squad.apply(call);
       if (result.ok) this.onSquadEvents(result.events);
       return result;
     });
-    registerWorldTools(this.rtool, this.ships.tools, "ship", (call, agent) => {
+    registerWorldTools(this.rtool, this.ships.tools, SHIP_SCOPE, (call, agent) => {
       const result = this.ships.apply(call, agent);
       if (result.ok) {
         const counts = call.function === "fire" ? this.modelShots : this.modelMoves;
@@ -99,32 +105,15 @@ export class ArenaScene extends Phaser.Scene {
       }
       return result;
     });
-    this.rtool.agent({
-      name: "squad",
-      rateHz: 0,
-      scope: "squad",
-      system: this.squad.system,
-      environment: () => this.squad.environment(),
-      history: () => this.squad.history().slice(-6),
-    });
-    this.shipAgents = ENEMY_IDS.map((id) =>
-      this.rtool.agent({
-        name: id,
-        rateHz: 16,
-        scope: "ship",
-        system: this.ships.system,
-        query: SHIP_QUERY,
-        environment: () => this.ships.environment(id),
-        history: () => this.ships.history(id).slice(-6),
-      }),
-    );
+    this.rtool.agent(squadAgentSpec(() => this.squad));
+    this.shipAgents = ENEMY_IDS.map((id) => this.rtool.agent(shipAgentSpec(id, () => this.ships)));
 
     const hub = hubOf(this);
     const binding = {
       key: "arena" as const,
       rtool: this.rtool,
       hint: "Try: “Amiya use your skill”, “Blaze fall back”, “Texas go north”, “everyone retreat”, “SilverAsh defensive”.",
-      targetHz: { squad: 0, "enemy-1": 16, "enemy-2": 16 },
+      targetHz: { squad: 0, ...Object.fromEntries(ENEMY_IDS.map((id) => [id, SHIP_RATE_HZ])) },
       snapshot: () => this.snapshot(),
     };
     hub.attach(binding);

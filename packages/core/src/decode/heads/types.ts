@@ -92,6 +92,11 @@ export interface DecodeHeadsResult {
   restMs: number;
   /** Drafted tokens fed, and of them those kept (see `draftTokens`). */
   drafts: { fed: number; kept: number };
+  /**
+   * Where the forward passes' time went: waiting in a batching runtime for a pass (0 without
+   * one), inside passes, and how many steps shared their pass with other callers' steps.
+   */
+  batch: { waitMs: number; passMs: number; sharedSteps: number };
 }
 
 /** Bad decode input (caller error, not model behaviour). */
