@@ -299,10 +299,8 @@ export function drawRoboticArm(ph: Phrasing): Draw {
       const said =
         chosen.index >= 0 && !en ? (chosen.isPlace ? PLACES_ZH : PARTS_ZH)[chosen.index]! : chosen.name;
       [args.x, args.y, args.z] = chosen.at;
-      const target = [said] as const;
-      const isPlace = chosen.isPlace;
       const t =
-        isPlace && r.chance(0.5)
+        chosen.isPlace && r.chance(0.5)
           ? en
             ? ph.choose([
                 "put it on the {obj} {speed}",
@@ -345,7 +343,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
                 "对准{obj}，{speed}",
                 "{speed}靠近{obj}",
               ]);
-      query = ph.say(t, { obj: target[0], speed: speedWord });
+      query = ph.say(t, { obj: said, speed: speedWord });
     } else {
       const mm = en ? r.pick(["", " mm", "mm", " millimeters"]) : r.pick(["", "毫米", "mm"]);
       const t = en
