@@ -11,7 +11,8 @@
 #            6e-4: rt-tiny's own curve rose most on the focused subset at that rate (phases.md)
 #
 # Environment: THREADS (default 2; 1 when other work shares the cores: two OpenMP threads stall
-# whenever one core is busy), LR (peak learning rate, overrides the phase default).
+# whenever one core is busy; the run rereads $run/threads every 20 steps, so `echo 2 > $run/threads`
+# moves it to both cores when the other work ends), LR (peak learning rate, overrides the phase default).
 #
 # MINUTES (default 95) is the phase's time budget: warmup, then a cosine decay over it. The phase
 # table lives in tools/train/phases-rt-tiny-2.md and goes into the model card. Shipping a phase as
@@ -32,18 +33,19 @@ if [ "$phase" = 1 ]; then
 else
   [ -f "$ckpt/model.safetensors" ] || { echo "train-phase: $ckpt has no weights; run phase 1 first" >&2; exit 1; }
   data="$out/t$phase"
-  bun tools/train/build-data.ts --train-seed "$phase" --out "$data"
+  [ -f "$data/train.jsonl" ] || bun tools/train/build-data.ts --train-seed "$phase" --out "$data"
   lr=5e-4
   if [ "$phase" -ge 3 ]; then
-    "$py" tools/train/focus_data.py --data "$data" --dest "$data/focus" --synthetic-every "${SYNTHETIC_EVERY:-4}"
+    [ -f "$data/focus/train.jsonl" ] || "$py" tools/train/focus_data.py --data "$data" --dest "$data/focus" --synthetic-every "${SYNTHETIC_EVERY:-4}"
     data="$data/focus"
     lr=6e-4
   fi
   init=(--init "$ckpt" --lr "${LR:-$lr}" --warmup 30)
 fi
 mkdir -p "$run"
+echo "${THREADS:-2}" > "$run/threads"
 "$py" tools/train/train_tiny.py --data "$data" --out "$run" "${init[@]}" \
-  --minutes "$minutes" --steps 1000000 --threads "${THREADS:-2}" --eval-every 0 --seed "$((20 + phase))"
+  --minutes "$minutes" --steps 1000000 --threads "${THREADS:-2}" --threads-file "$run/threads" --eval-every 0 --seed "$((20 + phase))"
 "$py" tools/train/export_tiny.py --run "$run" --data "$data" --dest "$ckpt" --per-group 3 \
   --history tools/train/phases-rt-tiny-2.md
 bun tools/train/eval-tiny.ts --model "$ckpt" --json "$run/ts-eval.json" --failures "$run/failures.jsonl"

@@ -54,6 +54,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--clip", type=float, default=1.0)
     p.add_argument("--block-tokens", type=int, default=1536, help="max padded item tokens N*T per sequence")
     p.add_argument("--seqs-per-step", type=int, default=1)
+    p.add_argument(
+        "--threads-file",
+        help="a file holding a thread count, read every 20 steps: lets a long phase move from one core to "
+        "two when the other work sharing the machine ends (two OpenMP threads stall while a core is busy)",
+    )
     p.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=True, help="bf16 autocast (measured ~1.7x faster here: AVX512-BF16)")
     p.add_argument(
         "--minutes",
@@ -108,6 +113,18 @@ def lr_at(step: int, args: argparse.Namespace, elapsed_s: float = 0.0) -> float:
         progress = max(progress, min(1.0, elapsed_s / (args.minutes * 60)))
     floor = args.lr * args.min_lr_ratio
     return floor + (args.lr - floor) * 0.5 * (1 + math.cos(math.pi * progress))
+
+
+def follow_threads_file(path: str, say) -> None:
+    """Sets torch's thread count to the number in `path`, when it holds one that differs."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            wanted = int(f.read().strip())
+    except (OSError, ValueError):
+        return
+    if wanted >= 1 and wanted != torch.get_num_threads():
+        torch.set_num_threads(wanted)
+        say(f"threads {wanted} (from {path})")
 
 
 def make_optimizer(model: torch.nn.Module, args: argparse.Namespace) -> torch.optim.Optimizer:
@@ -223,6 +240,8 @@ def main(argv: list[str] | None = None) -> None:
             ended_by_time = True
             end_step = step
             break
+        if args.threads_file and step % 20 == 0:
+            follow_threads_file(args.threads_file, say)
         for group in optimizer.param_groups:
             group["lr"] = lr_at(step, args, elapsed_now)
         optimizer.zero_grad(set_to_none=True)
