@@ -5,7 +5,7 @@
  *
  *   bun tools/train/eval-tiny.ts [--model DIR] [--requests FILE] [--scenarios DIR] [--quant none|int8]
  *                                [--fresh DIR] [--per-cell N] [--min-exact 0.9] [--json FILE]
- *                                [--families FILE] [--failures FILE]
+ *                                [--families FILE] [--failures FILE] [--no-episodes]
  *
  * `--fresh` (default tools/train/fresh-phrasings): hand-written requests in phrasings and values the
  * generator does not produce, never trained on; the closest thing here to the issue's held-out set
@@ -14,6 +14,10 @@
  * `--families` (default out/families-requests.jsonl): requests wrapped in whole phrasing families the
  * generator never emits for training (`data/frames.ts` HELDOUT_FRAMES), reported in their own table;
  * the held-out requests flagged `copy` (a target string no training target holds) get one too.
+ *
+ * The sim episodes (`eval-episodes.ts`: arm pick-and-place, avatar greeting, tower-defense orders,
+ * arena firing) run through a real rtool-server over the same model, v1 and v2, unless
+ * `--no-episodes`.
  *
  * A call is exact when its function and every argument equal the target after typing; a free-text
  * argument (`speak.text`) must be non-empty and in the query's language instead. Reports exact
@@ -29,6 +33,7 @@ import {
   type ToolInput,
 } from "../../packages/core/src/index";
 import { refuseUnknownOptions } from "./cli-options";
+import { type EpisodeReport, episodesMarkdown, runScenarioEpisodes } from "./eval-episodes";
 
 /** Arguments whose value is free text (issue 12): judged by presence and language, not content. */
 export const FREE_TEXT_PARAMS: Record<string, readonly string[]> = { speak: ["text"] };
@@ -243,6 +248,7 @@ async function main(): Promise<void> {
     "json",
     "failures",
     "families",
+    "no-episodes",
   ]);
   const modelDir = option("model") ?? join(import.meta.dir, "..", "..", "packages", "model-rt-tiny", "model");
   const requests = option("requests") ?? join(import.meta.dir, "out", "heldout-requests.jsonl");
@@ -268,6 +274,9 @@ async function main(): Promise<void> {
   const held = await runCases(callers, heldout);
   const families = await runCases(callers, familyCases);
   const copy = held.filter((r) => r.c.copy);
+  const episodes: EpisodeReport[] = process.argv.includes("--no-episodes")
+    ? []
+    : await runScenarioEpisodes(modelDir);
   const seconds = (performance.now() - started) / 1000;
   const heldTable = tabulate(held);
   console.log(markdown(`held-out (${requests.split("/").at(-1)}, quant ${quant})`, heldTable));
@@ -282,6 +291,7 @@ async function main(): Promise<void> {
     );
   if (fresh.length > 0)
     console.log(`\n${markdown("fresh phrasings (hand-written, never trained on)", tabulate(fresh))}`);
+  if (episodes.length > 0) console.log(`\n${episodesMarkdown(episodes)}`);
   const misses = [...examples, ...fresh, ...held, ...families].filter((r) => !r.v.exact);
   for (const r of misses.slice(0, 40)) {
     console.log(
@@ -300,6 +310,7 @@ async function main(): Promise<void> {
       copy: tabulate(copy),
       examples: tabulate(examples),
       fresh: tabulate(fresh),
+      episodes,
     };
     writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
   }
