@@ -64,6 +64,8 @@ def main() -> None:
     p.add_argument("--ts-eval", help="JSON written by `bun run eval:tiny -- --json FILE`, added to the card")
     p.add_argument("--skip-eval", action="store_true", help="no held-out evaluation (the GPU script's CPU smoke run)")
     p.add_argument("--card-only", action="store_true", help="rewrite the card from the run's saved eval.json")
+    p.add_argument("--heading", default="rt-tiny", help="the card's title")
+    p.add_argument("--preface", help="a paragraph under the title (e.g. that this is a training checkpoint)")
     p.add_argument("--history", help="markdown of the earlier training phases (e.g. tools/train/phases.md), added to the card")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
@@ -98,7 +100,7 @@ def main() -> None:
     if args.history:
         with open(args.history, encoding="utf-8") as f:
             history = f.read().strip()
-    card = model_card(summary, evaluation, data_stats(train_groups), files, ts_eval, history)
+    card = model_card(summary, evaluation, data_stats(train_groups), files, ts_eval, history, args.heading, args.preface)
     with open(os.path.join(args.dest, "README.md"), "w", encoding="utf-8") as f:
         f.write(card)
     total = sum(os.path.getsize(os.path.join(args.dest, n)) for n in os.listdir(args.dest))

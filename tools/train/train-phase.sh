@@ -46,8 +46,10 @@ mkdir -p "$run"
 echo "${THREADS:-2}" > "$run/threads"
 "$py" tools/train/train_tiny.py --data "$data" --out "$run" "${init[@]}" \
   --minutes "$minutes" --steps 1000000 --threads "${THREADS:-2}" --threads-file "$run/threads" --eval-every 0 --seed "$((20 + phase))"
-"$py" tools/train/export_tiny.py --run "$run" --data "$data" --dest "$ckpt" --per-group 3 \
-  --history tools/train/phases-rt-tiny-2.md
+card=(--history tools/train/phases-rt-tiny-2.md
+  --heading "rt-tiny 2, phase $phase: a training checkpoint (not the shipped model)"
+  --preface "The weights the next phase of rt-tiny 2 starts from (\`bun run train:tiny -- $((phase + 1))\`); the default model is still rt-tiny in \`packages/model-rt-tiny\` (see the phase table below).")
+"$py" tools/train/export_tiny.py --run "$run" --data "$data" --dest "$ckpt" --per-group 3 "${card[@]}"
 bun tools/train/eval-tiny.ts --model "$ckpt" --json "$run/ts-eval.json" --failures "$run/failures.jsonl"
 "$py" tools/train/export_tiny.py --run "$run" --data "$data" --dest "$ckpt" --card-only \
-  --history tools/train/phases-rt-tiny-2.md --ts-eval "$run/ts-eval.json"
+  "${card[@]}" --ts-eval "$run/ts-eval.json"

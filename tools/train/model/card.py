@@ -28,29 +28,47 @@ def format_ts_table(title: str, t: dict) -> str:
     return "\n".join(lines)
 
 
+def episodes_table(reports: list[dict]) -> str:
+    """Markdown of the sim episodes `eval-tiny.ts --json` ran through rtool-server."""
+    done = sum(1 for r in reports if r["completed"])
+    lines = [
+        f"**Sim episodes through rtool-server** (`tools/train/eval-episodes.ts`): {done} of {len(reports)} completed",
+        "",
+        "| episode | format | completed | steps met |",
+        "|---|---|---|---:|",
+    ]
+    for r in reports:
+        lines.append(f"| {r['episode']} | {r['format']} | {'yes' if r['completed'] else 'no'} | {r['stepsMet']}/{r['steps']} |")
+    return "\n".join(lines)
+
+
 def ts_section(ts_eval: dict | None) -> str:
     if not ts_eval:
         return ""
+    tables = [
+        ("Held-out requests (template held-out)", "heldout"),
+        ("Held-out phrasing families (`data/frames.ts`, never emitted for training)", "families"),
+        ("Copy set (held-out targets holding a string no training target holds)", "copy"),
+        ("Scenario examples (`scenarios/*.json`, v1 and v2)", "examples"),
+        (
+            "Fresh phrasings (`tools/train/fresh-phrasings/`: hand-written, wordings and values the generator "
+            "does not produce)",
+            "fresh",
+        ),
+    ]
+    parts = [
+        format_ts_table(title, ts_eval[key])
+        for title, key in tables
+        if ts_eval.get(key, {}).get("overall", {}).get("n")
+    ]
+    if ts_eval.get("episodes"):
+        parts.append(episodes_table(ts_eval["episodes"]))
     return (
         "## Accuracy through rtool (`bun run eval:tiny`)\n\n"
         "The same model served by rtool's TypeScript stack exactly as `rtool-server` runs it: ONNX Runtime, "
         "constrained multi-head decoding, calls typed against the tools' schemas. Exact = function and every "
         "argument equal after typing; `speak.text` must be non-empty and in the query's language. The scenario "
-        "examples check only the arguments their files fix.\n\n"
-        + format_ts_table("Held-out requests", ts_eval["heldout"])
-        + "\n\n"
-        + format_ts_table("Scenario examples (`shared/scenarios/*.json`, v1 and v2)", ts_eval["examples"])
-        + "\n\n"
-        + (
-            format_ts_table(
-                "Fresh phrasings (`tools/train/fresh-phrasings/`: hand-written, wordings and values the generator "
-                "does not produce)",
-                ts_eval["fresh"],
-            )
-            + "\n\n"
-            if ts_eval.get("fresh", {}).get("overall", {}).get("n")
-            else ""
-        )
+        "examples check only the arguments their files fix.\n\n" + "\n\n".join(parts) + "\n\n"
     )
 
 
@@ -61,7 +79,10 @@ def model_card(
     files: dict[str, int],
     ts_eval: dict | None = None,
     history: str | None = None,
+    heading: str = "rt-tiny",
+    preface: str | None = None,
 ) -> str:
+    """The model card; `heading` and `preface` name a checkpoint that is not the shipped model."""
     cfg = summary["config"]
     args = summary["args"]
     minutes = summary["train_seconds"] / 60
@@ -79,6 +100,11 @@ def model_card(
         else "Reproduce end to end (data, training, export, this card): `bun run train:tiny`\n"
         f"(about {minutes + 5:.0f} minutes on this 2-core machine; more when the cores are shared)."
     )
+    intro = (
+        f"{preface}\n\nIt is meant to be rtool's embedded real-time function-calling model"
+        if preface
+        else "rtool's embedded real-time function-calling model"
+    )
     file_rows = "\n".join(f"| `{name}` | {human_bytes(size)} |" for name, size in sorted(files.items()))
     return f"""---
 license: apache-2.0
@@ -87,9 +113,9 @@ pipeline_tag: text-generation
 tags: [function-calling, qwen3, multi-head-decoding, rtool]
 ---
 
-# rt-tiny
+# {heading}
 
-rtool's embedded real-time function-calling model: a {summary['parameters'] / 1e6:.2f}M-parameter
+{intro}: a {summary['parameters'] / 1e6:.2f}M-parameter
 `Qwen3ForCausalLM` trained from scratch by the project's own tool (`tools/train/`), shipped in
 `@rtool/model-rt-tiny` so `rtool-server` answers the reference scenarios offline with no download.
 It is loaded through exactly the same code path as any Hugging Face Qwen3 checkpoint.
