@@ -4,12 +4,13 @@
  * function and argument heads in parallel (constrained by default) and maps them to the chosen
  * tool's schema.
  */
+
+import { PrefixCache, type PrefixCacheStats } from "../batch/prefix-cache";
 import { headValueText } from "../calls/head-value";
 import { mapHeadsToCall } from "../calls/map-heads";
 import { buildHeadConstraints, type HeadConstraints } from "../decode/constraints/build";
 import type { TextConstraint } from "../decode/head-text";
 import type { HeadOutcome, HeadPlan } from "../decode/multi-head";
-import { PrefixCache, type PrefixCacheStats } from "../decode/prefix-cache";
 import { decodePrompt } from "../decode/prefix-decode";
 import { defaultDraftTokens } from "../decode/prompt-lookup";
 import { VocabIndex } from "../decode/token-vocab";

@@ -4,7 +4,7 @@
  * holds once; without it, calls that start cold at the same time each prefill the same turn and
  * every later call inherits one of those copies.
  */
-import type { PrefixCache } from "../decode/prefix-cache";
+import type { PrefixCache } from "../batch/prefix-cache";
 import type { DecoderRuntime } from "../runtime/types";
 
 /** Prefills in flight per cache, keyed by token ids, so concurrent callers wait for one. */

@@ -1,6 +1,7 @@
 /** The public types of the realtime caller: its model, options, requests, results and events. */
+
+import type { PrefixCache } from "../batch/prefix-cache";
 import type { CallIssue } from "../calls/map-heads";
-import type { PrefixCache } from "../decode/prefix-cache";
 import type { TokenVocab } from "../decode/token-vocab";
 import type { HeadName } from "../prompt/heads";
 import type { PromptFormat } from "../prompt/request";

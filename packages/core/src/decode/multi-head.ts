@@ -9,13 +9,14 @@
  * The steps live under `heads/`: prefill and branch (`tree-step.ts`), step (the runtime),
  * collect (`collect.ts`), constrain and stop (`head-set.ts`).
  */
+
+import { buildStepMask } from "../batch/tree-mask";
 import type { KvState } from "../runtime/types";
 import { collectBranch } from "./heads/collect";
 import { HeadSet } from "./heads/head-set";
 import { decodeSettings } from "./heads/settings";
 import { buildTreeStep } from "./heads/tree-step";
 import type { DecodeHeadsInput, DecodeHeadsResult } from "./heads/types";
-import { buildStepMask } from "./tree-mask";
 
 // The public contract (HeadPlan, HeadOutcome, DecodeInputError, ...) is declared beside the steps.
 export * from "./heads/types";

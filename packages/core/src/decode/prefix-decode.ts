@@ -5,9 +5,9 @@
  * lives here once, and none of them handles KV itself.
  */
 
+import type { PrefixCache } from "../batch/prefix-cache";
 import type { DecodeHeadsInput, DecodeHeadsResult } from "./heads/types";
 import { decodeHeads } from "./multi-head";
-import type { PrefixCache } from "./prefix-cache";
 
 /** Input of {@link decodePrompt}: `decodeHeads`' input with the prompt in place of `past`/`pending`. */
 export interface PromptDecodeInput extends Omit<DecodeHeadsInput, "past" | "pending"> {

@@ -4,7 +4,7 @@
  * must feed (its tag, or its last chosen token) and any draft after its own earlier tokens, at
  * positions right after the prompt, under mask rows that see the prompt and that branch only.
  */
-import type { MaskRow } from "../tree-mask";
+import type { MaskRow } from "../../batch/tree-mask";
 import type { Branch } from "./branch";
 
 /**
