@@ -150,14 +150,15 @@ export class SequenceBatch {
   /** Why recent ids are gone (bounded: the oldest reasons are forgotten). */
   private readonly gone = new Map<SequenceId, SequenceGoneReason>();
   private nextId = 1;
-  private readonly cache: PrefixCache | null;
+  /** Where root sequences' prompts are looked up and stored (callers sharing the batch share it). */
+  readonly prefixCache: PrefixCache | null;
   private readonly maxSequences: number;
 
   constructor(
     readonly runtime: DecoderRuntime,
     options: SequenceBatchOptions = {},
   ) {
-    this.cache = options.prefixCache ?? null;
+    this.prefixCache = options.prefixCache ?? null;
     this.maxSequences = options.maxSequences ?? 4096;
     if (!(this.maxSequences >= 1))
       throw new RangeError(`maxSequences must be >= 1, got ${this.maxSequences}`);
@@ -183,8 +184,8 @@ export class SequenceBatch {
         view: parent.pending.length === 0 ? viewPrefix(parent.view!, inherited) : null,
       };
     } else {
-      const reuse = !options.past && this.cache !== null && options.reusePrefix !== false;
-      const match = reuse ? this.cache!.lookup(tokens) : { length: 0, kv: null };
+      const reuse = !options.past && this.prefixCache !== null && options.reusePrefix !== false;
+      const match = reuse ? this.prefixCache!.lookup(tokens) : { length: 0, kv: null };
       const past = options.past ?? match.kv ?? this.runtime.emptyKv();
       sequence = {
         ...this.blank(id, { kv: past, busy: false, failed: false }),
@@ -393,7 +394,7 @@ export class SequenceBatch {
     const view = root.view!;
     if (view.columns.length > 0) return; // forks' tokens interleave with it: not one run
     root.kv = this.runtime.sliceKv(root.family.kv, view.prefix);
-    if (root.cacheTokens) this.cache?.insert(root.cacheTokens, root.kv);
+    if (root.cacheTokens) this.prefixCache?.insert(root.cacheTokens, root.kv);
     root.cacheTokens = null;
   }
 

@@ -6,6 +6,7 @@
  */
 
 import { PrefixCache, type PrefixCacheStats } from "../batch/prefix-cache";
+import { SequenceBatch } from "../batch/sequence-batch";
 import { headValueText } from "../calls/head-value";
 import { mapHeadsToCall } from "../calls/map-heads";
 import { buildHeadConstraints, type HeadConstraints } from "../decode/constraints/build";
@@ -86,6 +87,8 @@ interface PreparedCall {
  */
 export class RealtimeCaller {
   private readonly cache: PrefixCache | null;
+  /** Where calls' prompts and heads are opened as sequences (its prefix cache is `cache`). */
+  private readonly sequences: SequenceBatch;
   private readonly vocab: VocabIndex;
   private readonly queue = new SerialQueue();
   private readonly tagIds = new Map<HeadName, number[]>();
@@ -120,9 +123,14 @@ export class RealtimeCaller {
     if (!(Number.isInteger(this.draftTokens) && this.draftTokens >= 0))
       throw new CallerInputError("draftTokens", `must be a non-negative integer, got ${options.draftTokens}`);
     this.cacheSystemTurn = options.cacheSystemTurn ?? false;
-    this.cache =
-      options.prefixCache ??
-      (cacheBytes > 0 ? new PrefixCache(model.runtime, { maxBytes: cacheBytes }) : null);
+    if (options.sequences && options.sequences.runtime !== model.runtime) {
+      throw new CallerInputError("sequences", "must run on the caller's model runtime");
+    }
+    this.cache = options.sequences
+      ? options.sequences.prefixCache
+      : (options.prefixCache ??
+        (cacheBytes > 0 ? new PrefixCache(model.runtime, { maxBytes: cacheBytes }) : null));
+    this.sequences = options.sequences ?? new SequenceBatch(model.runtime, { prefixCache: this.cache });
     this.vocab = VocabIndex.of(model.tokenizer);
   }
 
@@ -319,7 +327,7 @@ export class RealtimeCaller {
     const decoded = await decodePrompt({
       runtime,
       vocab: this.vocab,
-      cache: this.cache,
+      sequences: this.sequences,
       prompt: promptIds,
       heads: plans,
       maxTokens: call.maxTokens,

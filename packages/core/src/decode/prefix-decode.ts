@@ -17,6 +17,11 @@ export interface PromptDecodeInput extends Omit<DecodeHeadsInput, "past" | "pend
   prompt: readonly number[];
   /** Where the prompt's prefix KV is looked up and the prompt's KV stored; none decodes cold. */
   cache?: PrefixCache | null;
+  /**
+   * The sequence batch to open the prompt in, e.g. one shared by several callers; its prefix
+   * cache is used, and `runtime` and `cache` are not. Default: a new one over `runtime` with `cache`.
+   */
+  sequences?: SequenceBatch;
 }
 
 /** {@link DecodeHeadsResult} and how much of the prompt came from the cache. */
@@ -35,10 +40,14 @@ export interface PromptDecodeResult extends DecodeHeadsResult {
  * ```
  */
 export async function decodePrompt(input: PromptDecodeInput): Promise<PromptDecodeResult> {
-  const { prompt, cache, runtime, ...heads } = input;
-  const engine = new SequenceBatch(runtime, { prefixCache: cache });
-  const seq = engine.open(prompt, { keepKv: true });
-  const { cachedTokens } = engine.info(seq);
-  const decoded = await decodeHeadForks(engine, seq, heads);
-  return { ...decoded, cachedTokens };
+  const { prompt, cache, runtime, sequences, ...heads } = input;
+  const batch = sequences ?? new SequenceBatch(runtime, { prefixCache: cache });
+  const seq = batch.open(prompt, { keepKv: true });
+  try {
+    const { cachedTokens } = batch.info(seq);
+    const decoded = await decodeHeadForks(batch, seq, heads);
+    return { ...decoded, cachedTokens };
+  } finally {
+    batch.release(seq);
+  }
 }
