@@ -113,7 +113,7 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
   // another has cached, calls continuing from the same cached prefix share it in merged passes,
   // and v1 and v2 share one memory budget instead of holding one each.
   const prefixCache = cacheBytes > 0 ? new PrefixCache(runtime, { maxBytes: cacheBytes }) : undefined;
-  // One sequence batch for all lanes: core opens every call's prompt and heads there.
+  // One sequence batch for all lanes and completions: core opens every prompt and head there.
   const sequences = new SequenceBatch(runtime, { prefixCache });
   const pool = new CallerPool(
     () =>
@@ -134,7 +134,7 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
     pool,
     runtime,
     provider: runtime.provider,
-    completions: new LocalCompletions({ runtime, tokenizer: model.tokenizer }),
+    completions: new LocalCompletions({ runtime, tokenizer: model.tokenizer }, { sequences }),
     batchStats: () => ({ ...runtime.counters }),
     dispose: () => model.dispose(),
   };
