@@ -137,6 +137,19 @@ describe("SequenceBatch", () => {
     expect(maxAbsDiff(warmLogits, coldLogits)).toBeLessThan(1e-4);
   });
 
+  test("prefill puts a prefix in the cache as an entry of its own, computing only what is missing", async () => {
+    const prefixCache = new PrefixCache(model.runtime, { maxBytes: 1 << 20 });
+    const engine = new SequenceBatch(model.runtime, { prefixCache });
+    expect(await engine.prefill(PROMPT.slice(0, 4))).toBe(4);
+    expect(await engine.prefill(PROMPT)).toBe(PROMPT.length - 4); // continues from the first entry
+    expect(await engine.prefill(PROMPT.slice(0, 6))).toBe(0); // a run inside an entry: its slice
+    expect(prefixCache.stats().entries).toBe(3);
+    expect(engine.size).toBe(0);
+    const warm = engine.open([...PROMPT, 41]);
+    expect(engine.info(warm).cachedTokens).toBe(PROMPT.length);
+    expect(await new SequenceBatch(model.runtime).prefill(PROMPT)).toBe(0); // no cache: nothing to do
+  });
+
   test("two requests' batches over one BatchedRuntime share passes and get what each gets alone", async () => {
     const alone = [await forkAlone(FORK_A), await forkAlone(FORK_B)];
     const batched = new BatchedRuntime(model.runtime, { policy: "always" });

@@ -253,6 +253,27 @@ export class SequenceBatch {
     return { logits, timing };
   }
 
+  /**
+   * Makes the prefix cache hold `tokens` as an entry of their own (a system turn that later
+   * prompts continue from), computing in one pass what its longest cached prefix lacks; a run
+   * inside a longer entry becomes an entry by itself. Returns the tokens computed (0 when they
+   * were cached, or there is no cache).
+   */
+  async prefill(tokens: readonly number[]): Promise<number> {
+    const cache = this.prefixCache;
+    if (!cache || tokens.length === 0 || cache.holds(tokens)) return 0;
+    const seq = this.open(tokens);
+    const root = this.sequences.get(seq)!;
+    try {
+      const computed = root.pending.length;
+      if (computed === 0) cache.insert(tokens, root.family.kv);
+      else await this.step([{ seq, tokens: [] }]);
+      return computed;
+    } finally {
+      this.release(seq);
+    }
+  }
+
   /** Forgets a sequence. Its open forks keep their positions (the KV they share stays theirs). */
   release(seq: SequenceId): void {
     const s = this.sequences.get(seq);

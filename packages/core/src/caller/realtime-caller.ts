@@ -169,16 +169,7 @@ export class RealtimeCaller {
     const ids = this.model.tokenizer.encode(turn.text, { plainRanges: turn.plain });
     return this.queue.run(async () => {
       const started = performance.now();
-      if (!this.cache || ids.length === 0 || this.cache.lookup(ids).length === ids.length) {
-        return { tokens: ids.length, ms: performance.now() - started };
-      }
-      const runtime = this.model.runtime;
-      const { present } = await runtime.step({
-        tokenIds: ids,
-        positions: ids.map((_, i) => i),
-        past: runtime.emptyKv(),
-      });
-      this.cache.insert(ids, present);
+      await this.sequences.prefill(ids);
       return { tokens: ids.length, ms: performance.now() - started };
     });
   }
@@ -308,7 +299,7 @@ export class RealtimeCaller {
     const started = performance.now();
     const runtime = this.model.runtime;
     const { promptIds, tools } = call;
-    if (this.cache && call.systemIds) await cacheSystemTurn(this.cache, runtime, call.systemIds);
+    if (call.systemIds) await cacheSystemTurn(this.sequences, call.systemIds);
     let plans = call.plans;
     let refine: ((finished: HeadOutcome) => ReadonlyMap<string, TextConstraint | null> | null) | undefined;
     if (this.constrained) {
