@@ -65,6 +65,19 @@ describe("SequenceBatch", () => {
     });
   });
 
+  test("a fork of a fork whose tokens are not computed yet sees them once a step computes them", async () => {
+    const engine = new SequenceBatch(model.runtime);
+    const prompt = engine.open(PROMPT.slice(0, 5));
+    const middle = engine.open(PROMPT.slice(5), { parent: prompt });
+    const leaf = engine.open([], { parent: middle });
+    expect(engine.info(leaf)).toMatchObject({ length: PROMPT.length, parent: middle });
+    // One pass: the prompt's 5 tokens, the middle fork's 4, then the leaf's 2.
+    const { logits } = await engine.step([{ seq: leaf, tokens: FORK_A[0]!, logits: 2 }]);
+    const [alone] = await forkAlone([FORK_A[0]!]);
+    expect(maxAbsDiff(logits[0]!, alone!)).toBeLessThan(1e-4);
+    expect(engine.info(middle)).toMatchObject({ length: PROMPT.length, pending: 0 });
+  });
+
   test("a step at an earlier position drops the fork's later tokens first", async () => {
     const [pair] = await forkAlone([[60, 66]]);
     const engine = new SequenceBatch(model.runtime);

@@ -181,7 +181,8 @@ export class SequenceBatch {
         ...this.blank(id, parent.family),
         parent,
         inherited,
-        view: parent.pending.length === 0 ? viewPrefix(parent.view!, inherited) : null,
+        // resolved now when the parent's positions are computed, else by the step that computes them
+        view: parent.view && parent.pending.length === 0 ? viewPrefix(parent.view, inherited) : null,
       };
     } else {
       const reuse = !options.past && this.prefixCache !== null && options.reusePrefix !== false;

@@ -36,7 +36,11 @@ export async function decodeHeads(input: DecodeHeadsInput): Promise<DecodeHeadsR
   const { runtime, past, pending, ...heads } = input;
   const engine = new SequenceBatch(runtime);
   const prompt = engine.open(pending, { past, keepKv: true });
-  return decodeHeadForks(engine, prompt, heads);
+  try {
+    return await decodeHeadForks(engine, prompt, heads);
+  } finally {
+    engine.release(prompt);
+  }
 }
 
 /**
