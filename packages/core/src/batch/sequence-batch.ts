@@ -40,6 +40,7 @@ export interface OpenSequenceOptions {
 
 /** One sequence's part of a {@link SequenceBatch.step}. */
 export interface SequenceStep {
+  /** The sequence to advance (open, and named once per step). */
   seq: SequenceId;
   /** Tokens to append (after any of the sequence's tokens from `open` not computed yet). */
   tokens: readonly number[];
@@ -72,6 +73,7 @@ export interface SequenceInfo {
   pending: number;
   /** Leading tokens whose KV came from the prefix cache at `open`. */
   cachedTokens: number;
+  /** The sequence it was forked from (released or not), or null for a root. */
   parent: SequenceId | null;
 }
 

@@ -44,7 +44,9 @@ export interface HeadOutcome {
  * input of `decodeHeadForks`, whose prompt is a sequence of a `SequenceBatch`.
  */
 export interface HeadForksInput {
+  /** The model's vocabulary as text, for constraints and stops. */
   vocab: VocabIndex;
+  /** The heads to decode, each a fork of the prompt. */
   heads: readonly HeadPlan[];
   /** Generated tokens per head, not counting forced ones. */
   maxTokens: number;
