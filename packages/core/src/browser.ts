@@ -14,6 +14,7 @@
  * @packageDocumentation
  */
 
+export { PrefixCache } from "./batch/prefix-cache";
 export {
   loadWebModel,
   type WebLoadProgress,
@@ -36,7 +37,6 @@ export {
 export { type CallIssue, type HeadTexts, type MappedCall, mapHeadsToCall } from "./calls/map-heads";
 export { buildHeadConstraints, type HeadConstraints } from "./decode/constraints/build";
 export { type DecodeHeadsInput, type DecodeHeadsResult, decodeHeads } from "./decode/multi-head";
-export { PrefixCache } from "./decode/prefix-cache";
 export { buildQwenGraph, QWEN_IO } from "./graph/qwen";
 export { Model, type TextTokenizer } from "./model";
 export { ConfigError, ModelLoadError, SafetensorsError, TokenizerError } from "./model/errors";

@@ -5,11 +5,24 @@
  */
 
 export { BatchedRuntime, type BatchedRuntimeOptions, type MergePolicy } from "./batch/batched-runtime";
-export { RequestAbortedError } from "./batch/errors";
+export { RequestAbortedError, SequenceGoneError, type SequenceGoneReason } from "./batch/errors";
 export { type KvAnchor, KvLineage, layoutSharedPast, type SharedPastLayout } from "./batch/kv-lineage";
 export { type KvLayout, mergeSteps } from "./batch/merge-steps";
 export { PassCostModel, type PassCostOptions, weightCount } from "./batch/pass-cost";
+export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./batch/prefix-cache";
+export { PrefixCache } from "./batch/prefix-cache";
+export {
+  type OpenSequenceOptions,
+  SequenceBatch,
+  type SequenceBatchOptions,
+  type SequenceId,
+  type SequenceInfo,
+  type SequenceStep,
+  type SequenceStepResult,
+} from "./batch/sequence-batch";
 export { copyPositions, type KvRun, type KvSource, SplitKv } from "./batch/split-kv";
+export type { MaskRow } from "./batch/tree-mask";
+export { buildStepMask, causalRows, MASKED } from "./batch/tree-mask";
 export { CallerInputError, PromptTooLongError } from "./caller/errors";
 export type {
   CallerModel,
@@ -64,13 +77,12 @@ export { classifyHeadText, forcedEnding } from "./decode/head-text";
 export type {
   DecodeHeadsInput,
   DecodeHeadsResult,
+  HeadForksInput,
   HeadOutcome,
   HeadPlan,
   HeadStopReason,
 } from "./decode/multi-head";
-export { DecodeInputError, decodeHeads } from "./decode/multi-head";
-export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./decode/prefix-cache";
-export { PrefixCache } from "./decode/prefix-cache";
+export { DecodeInputError, decodeHeadForks, decodeHeads } from "./decode/multi-head";
 export { decodePrompt, type PromptDecodeInput, type PromptDecodeResult } from "./decode/prefix-decode";
 export type { PromptDraftOptions } from "./decode/prompt-lookup";
 export { DRAFT_DEFAULT_MAX_PARAMS, defaultDraftTokens, draftFromPrompt } from "./decode/prompt-lookup";
@@ -78,8 +90,6 @@ export type { HeadScript } from "./decode/testing/forced-runtime";
 export { TeacherForcedRuntime } from "./decode/testing/forced-runtime";
 export type { TokenVocab } from "./decode/token-vocab";
 export { VocabIndex } from "./decode/token-vocab";
-export type { MaskRow } from "./decode/tree-mask";
-export { buildStepMask, causalRows, MASKED } from "./decode/tree-mask";
 export * from "./export";
 export { UnsupportedGraphFeatureError } from "./graph/errors";
 export {

@@ -13,6 +13,7 @@ import {
   PrefixCache,
   RealtimeCaller,
   type RtoolTokenizer,
+  SequenceBatch,
 } from "@rtool/core";
 import { DEFAULT_CONCURRENCY } from "./batching/call-queue";
 import { CallerPool } from "./batching/caller-pool";
@@ -112,14 +113,15 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
   // another has cached, calls continuing from the same cached prefix share it in merged passes,
   // and v1 and v2 share one memory budget instead of holding one each.
   const prefixCache = cacheBytes > 0 ? new PrefixCache(runtime, { maxBytes: cacheBytes }) : undefined;
+  // One sequence batch for all lanes and completions: core opens every prompt and head there.
+  const sequences = new SequenceBatch(runtime, { prefixCache });
   const pool = new CallerPool(
     () =>
       new RealtimeCaller(
         { runtime, tokenizer: model.tokenizer },
         {
           // no default format: every request names its own (the routes set it)
-          prefixCacheBytes: cacheBytes,
-          prefixCache,
+          sequences,
           cacheSystemTurn: true,
           draftTokens: options.draftTokens,
         },
@@ -132,7 +134,7 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
     pool,
     runtime,
     provider: runtime.provider,
-    completions: new LocalCompletions({ runtime, tokenizer: model.tokenizer }),
+    completions: new LocalCompletions({ runtime, tokenizer: model.tokenizer }, { sequences }),
     batchStats: () => ({ ...runtime.counters }),
     dispose: () => model.dispose(),
   };

@@ -19,3 +19,35 @@ export class RequestAbortedError extends Error {
     super("the request was aborted; its work stopped");
   }
 }
+
+/** Why a {@link SequenceGoneError}'s sequence is no longer there. */
+export type SequenceGoneReason = "released" | "evicted" | "failed" | "unknown";
+
+const GONE_TEXT: Record<SequenceGoneReason, string> = {
+  released: "was released",
+  evicted: "was evicted (the least recently used of more open sequences than `maxSequences`)",
+  failed: "shares its KV with a step that failed, so its state is unknown",
+  unknown: "was never opened here",
+};
+
+/**
+ * A step, fork or query named a sequence that a `SequenceBatch` no longer holds: released,
+ * evicted, part of a failed step, or never opened. Open it again (a cached prompt costs little).
+ *
+ * @example
+ * ```ts
+ * engine.release(prompt);
+ * engine.open([], { parent: prompt }); // throws: parent sequence 1 was released
+ * ```
+ */
+export class SequenceGoneError extends Error {
+  override readonly name = "SequenceGoneError";
+  constructor(
+    readonly seq: number,
+    readonly reason: SequenceGoneReason,
+    /** `"parent"` when it was named as the parent of a sequence being opened. */
+    readonly role: "sequence" | "parent" = "sequence",
+  ) {
+    super(`${role === "parent" ? "parent sequence" : "sequence"} ${seq} ${GONE_TEXT[reason]}`);
+  }
+}

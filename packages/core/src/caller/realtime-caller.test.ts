@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { PrefixCache } from "../batch/prefix-cache";
 import { buildHeadConstraints } from "../decode/constraints/build";
 import { decodeHeads, type HeadPlan } from "../decode/multi-head";
-import { PrefixCache } from "../decode/prefix-cache";
 import { TeacherForcedRuntime } from "../decode/testing/forced-runtime";
 import { VocabIndex } from "../decode/token-vocab";
 import { loadModel } from "../load-model";

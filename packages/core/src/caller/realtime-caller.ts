@@ -4,12 +4,14 @@
  * function and argument heads in parallel (constrained by default) and maps them to the chosen
  * tool's schema.
  */
+
+import { PrefixCache, type PrefixCacheStats } from "../batch/prefix-cache";
+import { SequenceBatch } from "../batch/sequence-batch";
 import { headValueText } from "../calls/head-value";
 import { mapHeadsToCall } from "../calls/map-heads";
 import { buildHeadConstraints, type HeadConstraints } from "../decode/constraints/build";
 import type { TextConstraint } from "../decode/head-text";
 import type { HeadOutcome, HeadPlan } from "../decode/multi-head";
-import { PrefixCache, type PrefixCacheStats } from "../decode/prefix-cache";
 import { decodePrompt } from "../decode/prefix-decode";
 import { defaultDraftTokens } from "../decode/prompt-lookup";
 import { VocabIndex } from "../decode/token-vocab";
@@ -85,6 +87,8 @@ interface PreparedCall {
  */
 export class RealtimeCaller {
   private readonly cache: PrefixCache | null;
+  /** Where calls' prompts and heads are opened as sequences (its prefix cache is `cache`). */
+  private readonly sequences: SequenceBatch;
   private readonly vocab: VocabIndex;
   private readonly queue = new SerialQueue();
   private readonly tagIds = new Map<HeadName, number[]>();
@@ -119,9 +123,14 @@ export class RealtimeCaller {
     if (!(Number.isInteger(this.draftTokens) && this.draftTokens >= 0))
       throw new CallerInputError("draftTokens", `must be a non-negative integer, got ${options.draftTokens}`);
     this.cacheSystemTurn = options.cacheSystemTurn ?? false;
-    this.cache =
-      options.prefixCache ??
-      (cacheBytes > 0 ? new PrefixCache(model.runtime, { maxBytes: cacheBytes }) : null);
+    if (options.sequences && options.sequences.runtime !== model.runtime) {
+      throw new CallerInputError("sequences", "must run on the caller's model runtime");
+    }
+    this.cache = options.sequences
+      ? options.sequences.prefixCache
+      : (options.prefixCache ??
+        (cacheBytes > 0 ? new PrefixCache(model.runtime, { maxBytes: cacheBytes }) : null));
+    this.sequences = options.sequences ?? new SequenceBatch(model.runtime, { prefixCache: this.cache });
     this.vocab = VocabIndex.of(model.tokenizer);
   }
 
@@ -160,16 +169,7 @@ export class RealtimeCaller {
     const ids = this.model.tokenizer.encode(turn.text, { plainRanges: turn.plain });
     return this.queue.run(async () => {
       const started = performance.now();
-      if (!this.cache || ids.length === 0 || this.cache.lookup(ids).length === ids.length) {
-        return { tokens: ids.length, ms: performance.now() - started };
-      }
-      const runtime = this.model.runtime;
-      const { present } = await runtime.step({
-        tokenIds: ids,
-        positions: ids.map((_, i) => i),
-        past: runtime.emptyKv(),
-      });
-      this.cache.insert(ids, present);
+      await this.sequences.prefill(ids);
       return { tokens: ids.length, ms: performance.now() - started };
     });
   }
@@ -299,7 +299,7 @@ export class RealtimeCaller {
     const started = performance.now();
     const runtime = this.model.runtime;
     const { promptIds, tools } = call;
-    if (this.cache && call.systemIds) await cacheSystemTurn(this.cache, runtime, call.systemIds);
+    if (call.systemIds) await cacheSystemTurn(this.sequences, call.systemIds);
     let plans = call.plans;
     let refine: ((finished: HeadOutcome) => ReadonlyMap<string, TextConstraint | null> | null) | undefined;
     if (this.constrained) {
@@ -318,7 +318,7 @@ export class RealtimeCaller {
     const decoded = await decodePrompt({
       runtime,
       vocab: this.vocab,
-      cache: this.cache,
+      sequences: this.sequences,
       prompt: promptIds,
       heads: plans,
       maxTokens: call.maxTokens,

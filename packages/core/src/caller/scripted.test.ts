@@ -4,7 +4,7 @@
  * exactly as it is by the constraints, and forced tokens only save forward passes.
  */
 import { describe, expect, test } from "bun:test";
-import { PrefixCache } from "../decode/prefix-cache";
+import { PrefixCache } from "../batch/prefix-cache";
 import { HashRuntime, ListVocab } from "../decode/testing/hash-runtime";
 import { ToolSchemaError } from "../prompt/tools";
 import { CallerInputError } from "./errors";

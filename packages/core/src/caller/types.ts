@@ -1,6 +1,8 @@
 /** The public types of the realtime caller: its model, options, requests, results and events. */
+
+import type { PrefixCache } from "../batch/prefix-cache";
+import type { SequenceBatch } from "../batch/sequence-batch";
 import type { CallIssue } from "../calls/map-heads";
-import type { PrefixCache } from "../decode/prefix-cache";
 import type { TokenVocab } from "../decode/token-vocab";
 import type { HeadName } from "../prompt/heads";
 import type { PromptFormat } from "../prompt/request";
@@ -29,6 +31,12 @@ export interface RealtimeCallerOptions {
    * safe). `prefixCacheBytes` is then ignored.
    */
   prefixCache?: PrefixCache;
+  /**
+   * The sequence batch to decode in, e.g. one shared by several callers over the model's
+   * runtime: its prefix cache is this caller's (`prefixCache` and `prefixCacheBytes` are then
+   * ignored). Default: a batch of the caller's own, over `model.runtime` with its prefix cache.
+   */
+  sequences?: SequenceBatch;
   /**
    * Before a call whose system turn (system prompt + tools) the prefix cache lacks, prefill that
    * turn as an entry of its own, once for all callers sharing the cache; default false. Costs

@@ -1,13 +1,15 @@
 /**
- * `decodeHeads` over a prompt whose leading tokens may already be cached: the longest cached
- * prefix's KV is reused, only the rest is prefilled, and the whole prompt's KV is cached after.
- * Every caller of the decoder (the real-time caller, text completions) does exactly this, so it
- * lives here once, and none of them handles KV itself.
+ * `decodeHeads` over a prompt whose leading tokens may already be cached: the prompt is a
+ * sequence of a sequence batch with the prefix cache, so the longest cached prefix's KV is reused,
+ * only the rest is prefilled, and the whole prompt's KV is cached once computed. Every caller of
+ * the decoder (the real-time caller, text completions) does exactly this, so it lives here once,
+ * and none of them handles KV itself.
  */
 
+import type { PrefixCache } from "../batch/prefix-cache";
+import { SequenceBatch } from "../batch/sequence-batch";
 import type { DecodeHeadsInput, DecodeHeadsResult } from "./heads/types";
-import { decodeHeads } from "./multi-head";
-import type { PrefixCache } from "./prefix-cache";
+import { decodeHeadForks } from "./multi-head";
 
 /** Input of {@link decodePrompt}: `decodeHeads`' input with the prompt in place of `past`/`pending`. */
 export interface PromptDecodeInput extends Omit<DecodeHeadsInput, "past" | "pending"> {
@@ -15,6 +17,11 @@ export interface PromptDecodeInput extends Omit<DecodeHeadsInput, "past" | "pend
   prompt: readonly number[];
   /** Where the prompt's prefix KV is looked up and the prompt's KV stored; none decodes cold. */
   cache?: PrefixCache | null;
+  /**
+   * The sequence batch to open the prompt in, e.g. one shared by several callers; its prefix
+   * cache is used, and `runtime` and `cache` are not. Default: a new one over `runtime` with `cache`.
+   */
+  sequences?: SequenceBatch;
 }
 
 /** {@link DecodeHeadsResult} and how much of the prompt came from the cache. */
@@ -33,13 +40,14 @@ export interface PromptDecodeResult extends DecodeHeadsResult {
  * ```
  */
 export async function decodePrompt(input: PromptDecodeInput): Promise<PromptDecodeResult> {
-  const { prompt, cache, ...rest } = input;
-  const match = cache?.lookup(prompt) ?? { length: 0, kv: null };
-  const decoded = await decodeHeads({
-    ...rest,
-    past: match.kv ?? input.runtime.emptyKv(),
-    pending: prompt.slice(match.length),
-  });
-  if (decoded.promptKv) cache?.insert(prompt, decoded.promptKv);
-  return { ...decoded, cachedTokens: match.length };
+  const { prompt, cache, runtime, sequences, ...heads } = input;
+  const batch = sequences ?? new SequenceBatch(runtime, { prefixCache: cache });
+  const seq = batch.open(prompt, { keepKv: true });
+  try {
+    const { cachedTokens } = batch.info(seq);
+    const decoded = await decodeHeadForks(batch, seq, heads);
+    return { ...decoded, cachedTokens };
+  } finally {
+    batch.release(seq);
+  }
 }

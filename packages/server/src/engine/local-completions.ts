@@ -6,7 +6,14 @@
  * decoded alone: a branch sees the shared prefix and its own tokens only. Prompts that share
  * little are split over several trees, so one forward pass never takes an unbounded batch.
  */
-import { type CallerModel, decodePrompt, type HeadPlan, PrefixCache, VocabIndex } from "@rtool/core";
+import {
+  type CallerModel,
+  decodePrompt,
+  type HeadPlan,
+  PrefixCache,
+  SequenceBatch,
+  VocabIndex,
+} from "@rtool/core";
 import { CompletionInputError } from "./errors";
 import type { CompletionChoice, CompletionEngine, CompletionRequest, CompletionResult } from "./types";
 
@@ -14,6 +21,11 @@ import type { CompletionChoice, CompletionEngine, CompletionRequest, CompletionR
 export interface LocalCompletionsOptions {
   /** Bytes of KV kept for shared prefixes; default 64 MiB; 0 turns the cache off. */
   prefixCacheBytes?: number;
+  /**
+   * The sequence batch to decode in, e.g. the one the call lanes share (its prefix cache then
+   * serves completions too, and `prefixCacheBytes` is ignored). Default: one of its own.
+   */
+  sequences?: SequenceBatch;
   /** Token ids that end a continuation unless `ignoreEos`; default the config's `eos_token_id`. */
   eosTokenIds?: readonly number[];
   /**
@@ -41,7 +53,7 @@ const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export class LocalCompletions implements CompletionEngine {
   private readonly vocab: VocabIndex;
-  private readonly cache: PrefixCache | null;
+  private readonly sequences: SequenceBatch;
   private readonly eosTexts: string[];
   private readonly branchTokens: number;
 
@@ -51,7 +63,11 @@ export class LocalCompletions implements CompletionEngine {
   ) {
     this.vocab = new VocabIndex(model.tokenizer);
     const bytes = options.prefixCacheBytes ?? DEFAULT_CACHE_BYTES;
-    this.cache = bytes > 0 ? new PrefixCache(model.runtime, { maxBytes: bytes }) : null;
+    this.sequences =
+      options.sequences ??
+      new SequenceBatch(model.runtime, {
+        prefixCache: bytes > 0 ? new PrefixCache(model.runtime, { maxBytes: bytes }) : null,
+      });
     const eos = options.eosTokenIds ?? [model.runtime.config.eosTokenId ?? []].flat();
     this.branchTokens = options.branchTokens ?? 2048;
     this.eosTexts = [...new Set(eos.filter((id) => id < this.vocab.size).map((id) => this.vocab.text(id)))];
@@ -95,7 +111,7 @@ export class LocalCompletions implements CompletionEngine {
       const decoded = await decodePrompt({
         runtime,
         vocab: this.vocab,
-        cache: this.cache,
+        sequences: this.sequences,
         prompt: prefix,
         heads: plans,
         maxTokens: request.maxTokens,

@@ -1,8 +1,9 @@
 /**
- * One head as a branch of the decode tree: its tokens sit after the prompt, in KV columns of
- * their own, seen by no other branch. A branch restarts from its tag when a narrowed constraint
+ * One head as a branch of the decode tree: a fork of the prompt's sequence, whose tokens no
+ * other branch sees. A branch restarts from its tag when a narrowed constraint
  * rules out what it wrote.
  */
+import type { SequenceId } from "../../batch/sequence-batch";
 import type { TextConstraint } from "../head-text";
 import { seededRandom } from "../token-choice";
 import { DecodeInputError, type HeadOutcome, type HeadPlan } from "./types";
@@ -13,8 +14,10 @@ export interface Branch {
   constraint: TextConstraint | null;
   ids: number[];
   text: string;
-  /** KV columns of this branch's tokens (after the prompt). */
-  columns: number[];
+  /** Its sequence, a fork of the prompt's (0 until the decoder opens it). */
+  seq: SequenceId;
+  /** Of its tokens after the prompt (tag included), how many hold KV that later tokens see. */
+  kvTokens: number;
   /** Tokens to feed in the next step. */
   feed: number[];
   live: boolean;
@@ -38,7 +41,8 @@ export function openBranches(heads: readonly HeadPlan[], seed: number): Branch[]
       constraint: plan.constraint,
       ids: [],
       text: "",
-      columns: [],
+      seq: 0,
+      kvTokens: 0,
       feed: [...plan.tagIds],
       live: true,
       outcome: null,
@@ -54,7 +58,7 @@ export function openBranches(heads: readonly HeadPlan[], seed: number): Branch[]
 export function restartBranch(b: Branch): void {
   b.ids = [];
   b.text = "";
-  b.columns = [];
+  b.kvTokens = 0;
   b.feed = [...b.plan.tagIds];
   b.live = true;
   b.outcome = null;

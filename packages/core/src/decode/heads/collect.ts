@@ -7,34 +7,34 @@
  */
 import { classifyHeadText } from "../head-text";
 import { chooseGreedy, chooseSampled } from "../token-choice";
+import type { FedBranch } from "./feed";
 import type { HeadSet } from "./head-set";
 import type { DecodeSettings } from "./settings";
-import type { FedBranch } from "./tree-step";
-import type { DecodeHeadsInput } from "./types";
+import type { HeadForksInput } from "./types";
 
 /**
- * Applies the logits of one fed branch; returns how many of its drafted tokens were kept.
+ * Applies the logits of one fed branch (its rows only: after its fed tokens, then after each
+ * drafted one); returns how many of its drafted tokens were kept.
  *
  * @example
  * ```ts
- * for (const fed of step.fed) drafts.kept += collectBranch(fed, logits, heads, input, settings);
+ * fed.forEach((f, i) => { drafts.kept += collectBranch(f, logits[i], heads, input, settings); });
  * ```
  */
 export function collectBranch(
   fed: FedBranch,
   logits: Float32Array,
   heads: HeadSet,
-  input: DecodeHeadsInput,
+  input: HeadForksInput,
   settings: DecodeSettings,
 ): number {
   const b = fed.branch;
   if (!b.live || b.restarts !== fed.restarts) return 0; // finished or restarted by a refinement
-  const width = input.runtime.config.vocabSize;
+  const width = logits.length / (fed.draft.length + 1);
   const { temperature } = settings;
   let kept = 0;
   for (let i = 0; i <= fed.draft.length; i++) {
-    const r = fed.firstRow + i;
-    const row = logits.subarray(r * width, (r + 1) * width);
+    const row = logits.subarray(i * width, (i + 1) * width);
     const allowed = heads.allowedFor(b);
     const token =
       temperature > 0 ? chooseSampled(row, temperature, b.random, allowed) : chooseGreedy(row, allowed);
@@ -48,8 +48,8 @@ export function collectBranch(
     if (drafted) kept++;
     if (heads.stopIfDone(b, classifyHeadText(b.text, b.constraint, b.plan.stops))) break;
     if (drafted) continue;
-    // the rest of the draft is not what the head writes: its KV columns are left unseen
-    b.columns.length = fed.draftColumn + i;
+    // the rest of the draft is not what the head writes: its next feed goes in its place
+    b.kvTokens = fed.draftAt + i;
     b.feed = [token];
     break;
   }

@@ -15,14 +15,14 @@ import { draftFromPrompt } from "../prompt-lookup";
 import type { AllowedTokens } from "../token-choice";
 import { type Branch, openBranches, restartBranch } from "./branch";
 import type { DecodeSettings } from "./settings";
-import type { DecodeHeadsInput, HeadOutcome, HeadStopReason } from "./types";
+import type { HeadForksInput, HeadOutcome, HeadStopReason } from "./types";
 
 /**
  * Every head of a decode, as branches.
  *
  * @example
  * ```ts
- * const heads = new HeadSet(input, decodeSettings(input));
+ * const heads = new HeadSet(input, decodeSettings(input, promptLength));
  * heads.forceOpenings(); // heads whose constraint leaves one value finish without a pass
  * ```
  */
@@ -33,7 +33,7 @@ export class HeadSet {
   private holding: boolean;
 
   constructor(
-    private readonly input: DecodeHeadsInput,
+    private readonly input: HeadForksInput,
     private readonly settings: DecodeSettings,
   ) {
     this.branches = openBranches(input.heads, settings.seed);

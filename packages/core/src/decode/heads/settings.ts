@@ -1,9 +1,9 @@
 /**
  * The decoder's input checked and its defaults filled in, once, before anything runs.
  */
-import { type DecodeHeadsInput, DecodeInputError } from "./types";
+import { DecodeInputError, type HeadForksInput } from "./types";
 
-/** {@link DecodeHeadsInput} with defaults applied. */
+/** {@link HeadForksInput} with defaults applied. */
 export interface DecodeSettings {
   maxTokens: number;
   temperature: number;
@@ -12,12 +12,15 @@ export interface DecodeSettings {
   draftTokens: number;
   /** Prompt-lookup drafting is on: greedy, a budget, and the prompt to look in. */
   drafting: boolean;
-  /** Tokens of the whole prompt (`past` and `pending`). */
+  /** Tokens of the whole prompt. */
   promptLength: number;
 }
 
-/** Checks `input` (a {@link DecodeInputError} names the bad field) and fills in defaults. */
-export function decodeSettings(input: DecodeHeadsInput): DecodeSettings {
+/**
+ * Checks `input` (a {@link DecodeInputError} names the bad field) and fills in defaults, for a
+ * prompt of `promptLength` tokens.
+ */
+export function decodeSettings(input: HeadForksInput, promptLength: number): DecodeSettings {
   const { maxTokens } = input;
   const temperature = input.temperature ?? 0;
   if (!(maxTokens >= 1)) throw new DecodeInputError("maxTokens", `must be >= 1, got ${maxTokens}`);
@@ -32,6 +35,6 @@ export function decodeSettings(input: DecodeHeadsInput): DecodeSettings {
     skipForced: input.skipForced ?? true,
     draftTokens,
     drafting: draftTokens > 0 && temperature === 0 && input.promptIds !== undefined,
-    promptLength: input.past.length + input.pending.length,
+    promptLength,
   };
 }

@@ -39,14 +39,14 @@ export interface HeadOutcome {
   restarts: number;
 }
 
-/** Input of `decodeHeads`. */
-export interface DecodeHeadsInput {
-  runtime: DecoderRuntime;
+/**
+ * What the heads of one decode are and how to decode them, apart from where the prompt is: the
+ * input of `decodeHeadForks`, whose prompt is a sequence of a `SequenceBatch`.
+ */
+export interface HeadForksInput {
+  /** The model's vocabulary as text, for constraints and stops. */
   vocab: VocabIndex;
-  /** KV of the first `past.length` prompt tokens (from the prefix cache, or empty). */
-  past: KvState;
-  /** The prompt tokens not in `past`; prefilled by the first step together with the head tags. */
-  pending: readonly number[];
+  /** The heads to decode, each a fork of the prompt. */
   heads: readonly HeadPlan[];
   /** Generated tokens per head, not counting forced ones. */
   maxTokens: number;
@@ -57,7 +57,7 @@ export interface DecodeHeadsInput {
   /** Emit forced continuations without forward passes (default true). */
   skipForced?: boolean;
   /**
-   * The whole prompt (`past` and `pending` together), where drafts are looked up; drafting is
+   * The whole prompt, where drafts are looked up; drafting is
    * off without it.
    */
   promptIds?: readonly number[];
@@ -76,6 +76,15 @@ export interface DecodeHeadsInput {
   holdReportsUntil?: string;
   /** Each head once, as it finishes for good. */
   onHeadDone?: (head: HeadOutcome) => void;
+}
+
+/** Input of `decodeHeads`: {@link HeadForksInput} and the prompt as KV and tokens on a runtime. */
+export interface DecodeHeadsInput extends HeadForksInput {
+  runtime: DecoderRuntime;
+  /** KV of the first `past.length` prompt tokens (from the prefix cache, or empty). */
+  past: KvState;
+  /** The prompt tokens not in `past`; prefilled by the first step together with the head tags. */
+  pending: readonly number[];
 }
 
 /** Output of `decodeHeads`. */
