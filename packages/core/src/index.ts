@@ -191,6 +191,13 @@ export {
 export { buildPromptV1, systemPrefixV1, V1_HEADS_DESCRIPTION } from "./prompt/v1";
 export { buildPromptV2, systemPrefixV2, V2_DEFAULT_SYSTEM } from "./prompt/v2";
 export {
+  ACCURACY_LEVELS,
+  type AccuracyLevel,
+  type AccuracyLevelRow,
+  type AccuracyLevelTable,
+  measuredAccuracyLevel,
+} from "./quant/accuracy-level";
+export {
   AWQ_ORDER,
   type AwqConfig,
   awqLinear,
@@ -224,6 +231,7 @@ export {
   roundToNearestLinear,
 } from "./quant/round-to-nearest";
 export {
+  accuracyLevelOf,
   checkQuantCompute,
   checkQuantMode,
   planQuantization,
