@@ -215,6 +215,7 @@ export {
   dequantizeMatMulNBits,
   type EmitMatMulNBitsOptions,
   emitMatMulNBits,
+  type MatMulNBitsAccuracyLevel,
   type MatMulNBitsWeight,
   matMulNBitsBytes,
   type NBits,
