@@ -12,11 +12,14 @@
  * (geometric mean over the head counts) is at least 3% faster than level 0, else 0.
  * `--bf16` adds accuracy_level 3 (bf16) rows: ONNX Runtime runs the most accurate level at or
  * below the one asked for that its CPU kernels implement, so on x86-64 these show the fallback.
+ * Then, per shape, each projection alone as one op (fp32 Gemm, MatMulNBits 8/4 bits at levels 0
+ * and 4, DynamicQuantizeMatMul with int8 weights): which int8 kernel is fastest, and a step
+ * modeled from them (layers x the layer's projections + the classifier); `--no-ops` skips it.
  * A benchmark, not a test: no thresholds.
  *
  * Flags: --quick (rt-tiny only, short timings)  --with-1.5b  --shapes a,b  --dtypes a,b
  *   --heads 1,3,8  --past N (default 128)  --threads N  --bandwidth GB/s  --peak GFLOP/s
- *   --bf16  --write-levels  --out FILE  --help
+ *   --bf16  --no-ops  --write-levels  --out FILE  --help
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -37,6 +40,7 @@ import {
   randomQwenWeights,
   VERSION,
 } from "../packages/core/src/index";
+import { type LinearVariant, linearSession, variantLabel } from "./lib/linear-ops";
 import { probeMachine } from "./lib/probes";
 import { stepCost, treeMask } from "./lib/roofline";
 import { loadAverage, timeIt } from "./lib/timing";
@@ -49,6 +53,7 @@ const HELP = `bun run bench:roofline [-- flags]
   --shapes a,b       rt-tiny, qwen2.5-0.5b, qwen2.5-1.5b (default: the first two)
   --dtypes a,b       fp32, int8-acc0, int8-acc4, int4-acc0, int4-acc4 (default: all)
   --bf16             add int8-acc3 and int4-acc3 (bf16 asked for; shows ORT's fallback)
+  --no-ops           skip the per-projection kernel comparison (incl. DynamicQuantizeMatMul)
   --heads 1,3,8      live heads per step (default 1,3,8)
   --past N           cached tokens under each step (default 128)
   --threads N        ONNX Runtime threads (default: the physical cores)
@@ -221,6 +226,84 @@ async function measure(
   return row;
 }
 
+const OP_VARIANTS: LinearVariant[] = [
+  { kind: "fp32" },
+  { kind: "nbits", bits: 8, blockSize: INT8_BLOCK_SIZE, level: 0 },
+  { kind: "nbits", bits: 8, blockSize: INT8_BLOCK_SIZE, level: 4 },
+  { kind: "dqmm-int8" },
+  { kind: "nbits", bits: 4, blockSize: INT4_BLOCK_SIZE, level: 0 },
+  { kind: "nbits", bits: 4, blockSize: INT4_BLOCK_SIZE, level: 4 },
+  ...(has("bf16")
+    ? ([
+        { kind: "nbits", bits: 8, blockSize: INT8_BLOCK_SIZE, level: 3 },
+        { kind: "nbits", bits: 4, blockSize: INT4_BLOCK_SIZE, level: 3 },
+      ] as LinearVariant[])
+    : []),
+];
+
+interface OpRow {
+  shape: string;
+  variant: string;
+  /** Median ms per projection (qkv fused, o, gate/up fused, down, classifier), by heads. */
+  ms: Record<string, Record<number, number>>;
+  bytes: Record<string, number>;
+  /** layers x (qkv + o + gate_up + down) + classifier, by heads. */
+  modeled_step_ms: Record<number, number>;
+  /** Weight bytes of that step / its 1-head time (GB/s). */
+  modeled_gbs_1_head: number;
+}
+
+/** Each projection of `shape` alone in every kernel variant, and the step they add up to. */
+async function measureOps(shape: string): Promise<OpRow[]> {
+  const c = SHAPES[shape];
+  const q = c.numAttentionHeads * c.headDim;
+  const kv = c.numKeyValueHeads * c.headDim;
+  const linears: Record<string, [number, number]> = {
+    qkv: [c.hiddenSize, q + 2 * kv],
+    o: [q, c.hiddenSize],
+    gate_up: [c.hiddenSize, 2 * c.intermediateSize],
+    down: [c.intermediateSize, c.hiddenSize],
+    classifier: [c.hiddenSize, c.vocabSize],
+  };
+  const rows: OpRow[] = [];
+  for (const variant of OP_VARIANTS) {
+    const row: OpRow = {
+      shape,
+      variant: variantLabel(variant),
+      ms: {},
+      bytes: {},
+      modeled_step_ms: {},
+      modeled_gbs_1_head: 0,
+    };
+    for (const [name, [k, n]] of Object.entries(linears)) {
+      const op = await linearSession(k, n, variant, THREADS);
+      row.bytes[name] = op.bytes;
+      row.ms[name] = {};
+      for (const h of heads) {
+        const t = await timeIt(() => op.run(h), {
+          warmup: 2,
+          minRuns: quick ? 3 : 10,
+          budgetMs: quick ? 50 : 400,
+        });
+        row.ms[name][h] = t.medianMs;
+      }
+      await op.release();
+    }
+    const layer = ["qkv", "o", "gate_up", "down"];
+    for (const h of heads) {
+      row.modeled_step_ms[h] =
+        c.numLayers * layer.reduce((sum, l) => sum + row.ms[l][h], 0) + row.ms.classifier[h];
+    }
+    const stepBytes = c.numLayers * layer.reduce((sum, l) => sum + row.bytes[l], 0) + row.bytes.classifier;
+    row.modeled_gbs_1_head = stepBytes / (row.modeled_step_ms[heads[0]] * 1e6);
+    rows.push(row);
+    console.log(
+      `${shape} ops ${row.variant}: modeled step ${heads.map((h) => `${h}h ${fmt(row.modeled_step_ms[h])} ms`).join(", ")}`,
+    );
+  }
+  return rows;
+}
+
 const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 
 /** The accuracy-level table with this run's shapes replaced by their measured choice. */
@@ -295,6 +378,8 @@ async function main() {
       Bun.gc(true); // give the previous model's memory back before building the next one
     }
   }
+  const ops: OpRow[] = [];
+  if (!has("no-ops")) for (const shape of shapeNames) ops.push(...(await measureOps(shape)));
   const machine = {
     cpu: cpus()[0]?.model,
     physicalCores: physicalCoreCount(),
@@ -324,6 +409,11 @@ async function main() {
       flops: "2 per multiply-add: projections, attention over past + heads, classifier rows = heads",
     },
     rows,
+    ops: {
+      about:
+        "each projection alone as one op; modeled step = layers x (qkv + o + gate_up + down) + classifier, every projection in that variant (the graphs above use an int8 classifier for int4)",
+      rows: ops,
+    },
   };
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
@@ -345,6 +435,17 @@ async function main() {
       "bound ms (1 head)": fmt(r.steps[0]?.bound_ms),
     })),
   );
+  if (ops.length > 0) {
+    console.log("projections alone, modeled step ms (layers x layer's projections + classifier):");
+    console.table(
+      ops.map((r) => ({
+        shape: r.shape,
+        kernel: r.variant,
+        ...Object.fromEntries(heads.map((h) => [`${h} heads`, fmt(r.modeled_step_ms[h])])),
+        "GB/s (1 head)": fmt(r.modeled_gbs_1_head, 1),
+      })),
+    );
+  }
   console.log(`wrote ${outFile}`);
   if (has("write-levels")) {
     const table = measuredLevels(rows, machine);
