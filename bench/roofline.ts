@@ -2,7 +2,8 @@
  * `bun run bench:roofline`: one decode step with 1, 3 and 8 live heads (the multi-head decoder's
  * parallel tokens over a cached prompt) at the rt-tiny and Qwen2.5-0.5B shapes (and 1.5B with
  * `--with-1.5b`), random weights in memory, for fp32 and the `quant: "int8" | "int4"` layouts
- * (MatMulNBits, int8 classifier) at accuracy_level 0 (float32 products) and 4 (int8 activations),
+ * (MatMulNBits, int8 classifier) at accuracy_level 0 (float32 products) and 4 (int8 activations;
+ * int4 rows keep the int8 classifier at 4, as `quantCompute: "auto"` gives it the int8 level),
  * against the roofline: max(weight bytes streamed / bandwidth, FLOPs / peak), by default the
  * machine's nominal 33 GB/s and 200 GFLOP/s (`--bandwidth`, `--peak`); the same run's ONNX
  * Runtime probe of both is recorded too. Writes bench/results/roofline.json and prints a table.
@@ -123,6 +124,11 @@ const LINEAR = {
   int4: { bits: 4, blockSize: INT4_BLOCK_SIZE },
 } as const;
 const CLASSIFIER = { bits: 8, blockSize: INT8_BLOCK_SIZE } as const;
+/**
+ * The int8 classifier's level: the row's own in int8 rows; level 4 in int4 rows, so they compare
+ * the int4 layers' levels alone (core gives the classifier the int8 row's level of the table).
+ */
+const classifierLevel = (d: Dtype): MatMulNBitsAccuracyLevel => (d.quant === "int8" ? d.level : 4);
 
 interface HeadsResult {
   heads: number;
@@ -144,6 +150,7 @@ interface Row {
   dtype: string;
   quant: Dtype["quant"];
   accuracy_level: MatMulNBitsAccuracyLevel | null;
+  classifier_accuracy_level: MatMulNBitsAccuracyLevel | null;
   weight_bytes: number;
   load_s?: number;
   skipped?: string;
@@ -164,6 +171,7 @@ async function measure(
     dtype: dtype.name,
     quant: dtype.quant,
     accuracy_level: quantized ? dtype.level : null,
+    classifier_accuracy_level: quantized ? classifierLevel(dtype) : null,
     weight_bytes: perStep,
     steps: [],
   };
@@ -176,7 +184,11 @@ async function measure(
   const options: QwenGraphOptions = {};
   if (linear) {
     options.linear = randomQuantizedLinear({ ...linear, accuracyLevel: dtype.level, seed: 1 });
-    options.classifier = randomQuantizedLinear({ ...CLASSIFIER, accuracyLevel: dtype.level, seed: 2 });
+    options.classifier = randomQuantizedLinear({
+      ...CLASSIFIER,
+      accuracyLevel: classifierLevel(dtype),
+      seed: 2,
+    });
     options.fuseProjections = true; // as quant on load builds them
   }
   const t0 = performance.now();
@@ -402,8 +414,8 @@ async function main() {
       pastTokens: PAST,
       heads,
       layouts: {
-        int8: { linear: LINEAR.int8, classifier: CLASSIFIER },
-        int4: { linear: LINEAR.int4, classifier: CLASSIFIER },
+        int8: { linear: LINEAR.int8, classifier: CLASSIFIER, classifierLevel: "the row's level" },
+        int4: { linear: LINEAR.int4, classifier: CLASSIFIER, classifierLevel: 4 },
       },
       weightBytes: "per step: every linear layer as stored, the classifier, norms and biases",
       flops: "2 per multiply-add: projections, attention over past + heads, classifier rows = heads",

@@ -68,8 +68,9 @@ export function checkQuantMode(quant: unknown, file = "options"): asserts quant 
  * Graph options that quantize float weights on load for `quant`: linear layers to int8 or int4,
  * and the classifier to int8 in both modes (at the 0.5B shape the float32 classifier is 70% of an
  * int4 step's bytes; int8 keeps its logits close, where int4 would add error to every token).
- * Every MatMulNBits of the graph gets the accuracy level `compute` means for `config`'s shape
- * ("auto" without a config: the table's fallback level). Empty for "none".
+ * Each MatMulNBits gets the accuracy level `compute` means for its bits at `config`'s shape (with
+ * "auto", the int8 classifier of an int4 model takes the int8 row's level; without a config, the
+ * table's fallback level). Empty for "none".
  *
  * @example
  * ```ts
@@ -84,17 +85,23 @@ export function quantizeOnLoadOptions(
   checkQuantMode(quant);
   checkQuantCompute(compute);
   if (quant !== "int8" && quant !== "int4") return {};
-  const accuracyLevel = accuracyLevelOf(compute, quant, config);
-  if (quant === "int8")
-    return {
-      linear: int8Linear({ accuracyLevel }),
-      classifier: int8Linear({ accuracyLevel }),
-      fuseProjections: true,
-    };
+  const levels = quantizedLevels(quant, compute, config);
   return {
-    linear: int4Linear({ accuracyLevel }),
-    classifier: int8Linear({ accuracyLevel }),
+    linear: (quant === "int8" ? int8Linear : int4Linear)({ accuracyLevel: levels.linear }),
+    classifier: int8Linear({ accuracyLevel: levels.classifier }),
     fuseProjections: true,
+  };
+}
+
+/** The accuracy levels of the linear layers and of the (int8) classifier for `quant` on load. */
+function quantizedLevels(
+  quant: "int8" | "int4",
+  compute: QuantCompute,
+  config?: Pick<QwenConfig, "hiddenSize" | "intermediateSize">,
+): { linear: AccuracyLevel; classifier: AccuracyLevel } {
+  return {
+    linear: accuracyLevelOf(compute, quant, config),
+    classifier: accuracyLevelOf(compute, "int8", config),
   };
 }
 
@@ -153,10 +160,15 @@ export function planQuantization(
   }
   if (quant === "int8" || quant === "int4") {
     const blockSize = quant === "int8" ? INT8_BLOCK_SIZE : INT4_BLOCK_SIZE;
-    const accuracyLevel = accuracyLevelOf(compute ?? "auto", quant, config);
+    const levels = quantizedLevels(quant, compute ?? "auto", config);
+    // one level: the key graphs built before the classifier could differ were cached under
+    const acc =
+      levels.linear === levels.classifier
+        ? `${levels.linear}`
+        : `${levels.linear}-classifier${levels.classifier}`;
     return {
       kind: quant,
-      cacheVariant: `${quant}-rtn-b${blockSize}-classifier-int8-b${INT8_BLOCK_SIZE}-acc${accuracyLevel}-v${QUANT_LAYOUT_VERSION}`,
+      cacheVariant: `${quant}-rtn-b${blockSize}-classifier-int8-b${INT8_BLOCK_SIZE}-acc${acc}-v${QUANT_LAYOUT_VERSION}`,
       graphOptionsFor: () => quantizeOnLoadOptions(quant, compute ?? "auto", config),
     };
   }
