@@ -8,7 +8,7 @@
  *   when it exists), judged by `eval:tiny`'s rules (bench/report/quality.ts);
  * - the integration episodes (packages/integration) in v1 and v2, including the ones the model
  *   does not complete, with the step where each fails.
- * Read from their files: core, decode, quant, server, calls, soak and peers results in
+ * Read from their files: core, decode, quant, roofline, server, scaling, calls, soak and peers results in
  * bench/results/; of these only `bench:decode --quick` (the sequential-JSON comparison) is run here,
  * and only when decode.json is missing. The others take minutes to an hour, so the report names
  * the command for any that is absent.

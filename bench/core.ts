@@ -17,7 +17,7 @@ import {
   VERSION,
 } from "../packages/core/src/index";
 import { probeMachine } from "./lib/probes";
-import { rooflineRatio, stepCost } from "./lib/roofline";
+import { rooflineRatio, stepCost, treeMask } from "./lib/roofline";
 import { BENCH_SHAPES } from "./lib/shapes";
 import { loadAverage, timeIt } from "./lib/timing";
 
@@ -27,17 +27,6 @@ const BATCH = 8; // tokens in one step, as with 8 heads of the multi-head decode
 
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 const ids = (n: number, vocab: number) => Array.from({ length: n }, (_, i) => (i * 7919 + 13) % vocab);
-
-function batchMask(q: number, past: number): Float32Array {
-  // each of the q tokens sees the prefix and itself only (first step of q independent heads)
-  const total = past + q;
-  const mask = new Float32Array(q * total).fill(Number.NEGATIVE_INFINITY);
-  for (let i = 0; i < q; i++) {
-    mask.fill(0, i * total, i * total + past);
-    mask[i * total + past + i] = 0;
-  }
-  return mask;
-}
 
 async function measureShape(name: string, config: QwenConfig, bandwidthGBs: number, peakGflops: number) {
   const t0 = performance.now();
@@ -54,7 +43,8 @@ async function measureShape(name: string, config: QwenConfig, bandwidthGBs: numb
       rt.step({
         tokenIds: ids(BATCH, config.vocabSize),
         positions: new Array(BATCH).fill(PAST),
-        attentionMask: batchMask(BATCH, PAST),
+        // each of the BATCH tokens sees the prefix and itself only (first step of independent heads)
+        attentionMask: treeMask(BATCH, PAST),
         past,
         logitRows: range(0, BATCH),
       }),

@@ -42,7 +42,7 @@ import {
 import type { DecoderRuntime, KvState } from "../packages/core/src/runtime/types";
 import { type RtoolTokenizer, readTokenizerFile } from "../packages/core/src/tokenizer";
 import { probeMachine } from "./lib/probes";
-import { rooflineRatio, stepCost } from "./lib/roofline";
+import { rooflineRatio, stepCost, treeMask } from "./lib/roofline";
 import { BENCH_SHAPES } from "./lib/shapes";
 import { loadAverage, timeIt } from "./lib/timing";
 
@@ -191,16 +191,6 @@ const ratioOf = (slow: Span, fast: Span) => ({
   median: slow.medianMs / fast.medianMs,
   min: slow.minMs / fast.minMs,
 });
-
-function treeMask(q: number, past: number): Float32Array {
-  const total = past + q;
-  const mask = new Float32Array(q * total).fill(Number.NEGATIVE_INFINITY);
-  for (let i = 0; i < q; i++) {
-    mask.fill(0, i * total, i * total + past);
-    mask[i * total + past + i] = 0;
-  }
-  return mask;
-}
 
 type ShapeResult = Awaited<ReturnType<typeof measureShape>>;
 

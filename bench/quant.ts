@@ -12,7 +12,7 @@
  * Flags: --shapes a,b  --dtypes fp32,int8,int4  --provider cpu|cuda  --awq (int4 as an AWQ
  * checkpoint loads: group 128, float32 compute)  --out FILE  --past N
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, resolve } from "node:path";
 import { runtimeForGraph } from "../packages/core/src/create-model";
@@ -22,7 +22,6 @@ import {
   GraphBuilder,
   INT4_BLOCK_SIZE,
   INT8_BLOCK_SIZE,
-  type KvState,
   physicalCoreCount,
   QWEN_SHAPES,
   type QwenConfig,
@@ -35,6 +34,7 @@ import {
 import { ort } from "./lib/ort";
 import { probeMachine } from "./lib/probes";
 import { loadAverage, type Timing, timeIt } from "./lib/timing";
+import { memAvailableBytes, peakLoadEstimate, randomPast, stepWeightBytes } from "./lib/weight-bytes";
 
 type ShapeName = Extract<QwenShapeName, "qwen2.5-0.5b" | "qwen2.5-1.5b" | "qwen3-4b">;
 type Dtype = "fp32" | "int8" | "int4";
@@ -67,62 +67,16 @@ const LAYOUT = {
     : ({ bits: 4, blockSize: INT4_BLOCK_SIZE, accuracyLevel: 4 } as const),
 } as const;
 
-/** Bytes one linear weight [out, in] occupies in `dtype` (codes, float32 scales, packed zero points). */
-function linearBytes(inF: number, outF: number, dtype: Dtype | "classifier"): number {
-  if (dtype === "fp32") return inF * outF * 4;
-  const { bits, blockSize } = LAYOUT[dtype];
-  const blocks = Math.ceil(inF / blockSize);
-  return outF * (blocks * ((blockSize * bits) / 8) + blocks * 4 + Math.ceil((blocks * bits) / 8));
-}
-
 /** Whether `dtype` rows quantize the classifier (as `quant: "int8" | "int4"` does; AWQ keeps it float). */
 const quantizedClassifier = (dtype: Dtype) => dtype !== "fp32" && !(dtype === "int4" && awqShaped);
 
 /** Weight bytes a decode step reads (every linear layer, the classifier, norms, biases) and all held. */
-function weightBytes(c: QwenConfig, dtype: Dtype): { perStep: number; held: number } {
-  const q = c.numAttentionHeads * c.headDim;
-  const kv = c.numKeyValueHeads * c.headDim;
-  const perLayer =
-    linearBytes(c.hiddenSize, q, dtype) +
-    2 * linearBytes(c.hiddenSize, kv, dtype) +
-    linearBytes(q, c.hiddenSize, dtype) +
-    2 * linearBytes(c.hiddenSize, c.intermediateSize, dtype) + // gate, up
-    linearBytes(c.intermediateSize, c.hiddenSize, dtype) + // down
-    4 * (2 * c.hiddenSize + (c.attentionBias ? q + 2 * kv : 0) + (c.qkNorm ? 2 * c.headDim : 0));
-  const embedding = c.vocabSize * c.hiddenSize * 4;
-  const classifier = quantizedClassifier(dtype)
-    ? linearBytes(c.hiddenSize, c.vocabSize, "classifier")
-    : embedding;
-  const perStep = c.numLayers * perLayer + classifier + 4 * c.hiddenSize;
-  // the float embedding is held for the token lookup unless it doubles as the float classifier
-  const embeddingHeld = c.tieWordEmbeddings && !quantizedClassifier(dtype) ? 0 : embedding;
-  return { perStep, held: perStep + embeddingHeld };
-}
-
-function memAvailableBytes(): number {
-  const line = readFileSync("/proc/meminfo", "utf8").match(/MemAvailable:\s+(\d+) kB/);
-  return line ? Number(line[1]) * 1024 : totalmem() / 2;
-}
-
-/**
- * Peak host memory while a model is built and loaded: the graph in JS, ONNX Runtime's copy, and
- * its prepacked weights (float32 Gemm packs B; MatMulNBits packs its blocks).
- */
-function peakEstimate(held: number, dtype: Dtype): number {
-  return dtype === "fp32" ? 3 * held : 2.5 * held;
-}
-
-/** A past of random keys and values: the step costs the same as after a real prefill, without one. */
-function randomPast(c: QwenConfig, length: number): KvState {
-  const size = c.numKeyValueHeads * length * c.headDim;
-  const fill = (seed: number) =>
-    Float32Array.from({ length: size }, (_, i) => Math.sin(i * 0.37 + seed) * 0.5);
-  return {
-    length,
-    keys: Array.from({ length: c.numLayers }, (_, l) => fill(l)),
-    values: Array.from({ length: c.numLayers }, (_, l) => fill(l + 0.5)),
-  };
-}
+const weightBytes = (c: QwenConfig, dtype: Dtype) =>
+  stepWeightBytes(
+    c,
+    dtype === "fp32" ? null : LAYOUT[dtype],
+    quantizedClassifier(dtype) ? LAYOUT.classifier : null,
+  );
 
 /** Read bandwidth on the accelerator: a [1,K] x [K,N] float32 product over a 1 GiB weight. */
 async function probeCudaBandwidth(): Promise<{ bandwidthGBs: number; timing: Timing }> {
@@ -177,7 +131,7 @@ async function measure(name: ShapeName, dtype: Dtype, bandwidthGBs: number): Pro
       (quantizedClassifier(dtype) ? `bits ${cls.bits}, block ${cls.blockSize}` : "float32");
   }
   const available = memAvailableBytes();
-  const peak = peakEstimate(held, dtype);
+  const peak = peakLoadEstimate(held, dtype !== "fp32");
   if (provider === "cpu" && peak > 0.8 * available) {
     row.skipped = `needs about ${(peak / 2 ** 30).toFixed(1)} GiB at load (weights ${(held / 2 ** 30).toFixed(1)} GiB), only ${(available / 2 ** 30).toFixed(1)} GiB available on this shared machine`;
     return row;

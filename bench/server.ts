@@ -13,24 +13,10 @@
  * A benchmark, not a test: no thresholds. `--calls N` sets calls per level (default 96);
  * `--threads N` the ONNX Runtime threads (default: the physical cores).
  */
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
-import { writeRandomQwenCheckpoint } from "../packages/core/src/model/random-checkpoint";
-import { layerShapeJson, QWEN_SHAPES } from "../packages/core/src/model/shapes";
-import { loadCallers } from "../packages/server/src/load-callers";
-import { resolveModelDir } from "../packages/server/src/model-source";
-import type { FunctionCallReply } from "../packages/server/src/schemas/function-call";
-import { createServer } from "../packages/server/src/server";
-import { FIXTURE_TOOLS } from "../packages/server/src/testing/sample-tools";
+import { quantile, startLoadServer } from "./lib/server-load";
 
 const root = join(import.meta.dir, "..");
 const arg = (name: string) => {
@@ -41,108 +27,8 @@ const CALLS = Number(arg("--calls") ?? 96);
 const THREADS = arg("--threads") === undefined ? undefined : Number(arg("--threads"));
 const LEVELS = [1, 4, 16];
 
-const scratch = mkdtempSync(join(tmpdir(), "rtool-bench-server-"));
-
-/** A random Qwen3 checkpoint of a small real-time shape, with the fixture's tokenizer. */
-function randomSmallModel(): string {
-  const fixture = join(root, "packages/core/test/fixtures/qwen3-tied");
-  const config = JSON.parse(readFileSync(join(fixture, "config.json"), "utf8"));
-  Object.assign(config, layerShapeJson(QWEN_SHAPES["rt-tiny"]), { max_position_embeddings: 2048 });
-  writeRandomQwenCheckpoint(scratch, config, { seed: 7 });
-  for (const file of ["tokenizer.json", "tokenizer_config.json", "generation_config.json"]) {
-    copyFileSync(join(fixture, file), join(scratch, file));
-  }
-  return scratch;
-}
-
-async function pickModel(): Promise<{ dir: string; name: string }> {
-  const given = arg("--model");
-  if (given) return { dir: await resolveModelDir(given), name: given };
-  try {
-    return { dir: await resolveModelDir("rt-tiny"), name: "rt-tiny" };
-  } catch {
-    return { dir: randomSmallModel(), name: "random qwen3 h256 x4 layers (fixture tokenizer)" };
-  }
-}
-
-interface Workload {
-  label: string;
-  tools: unknown[];
-  system?: string;
-  queries: string[];
-  maxTokens: number;
-}
-
-function workload(name: string): Workload {
-  const scenario = join(root, "scenarios", "robotic_arm.json");
-  const places = ["red gear", "blue cap", "tray", "bin", "home"];
-  if (name === "rt-tiny" && existsSync(scenario)) {
-    const s = JSON.parse(readFileSync(scenario, "utf8")) as { system: string; tools: unknown[] };
-    const queries = Array.from({ length: 32 }, (_, i) => {
-      const [x, y, z] = [100 + 10 * i, 50 + 5 * i, 20 + i];
-      return `Part: ${places[i % places.length]} at (${x},${y},${z})\n\nMove to the ${places[i % places.length]} ${i % 2 ? "slowly" : "fast"}`;
-    });
-    return { label: "robotic_arm scenario", tools: s.tools, system: s.system, queries, maxTokens: 16 };
-  }
-  const queries = Array.from({ length: 32 }, (_, i) => `go ${i % 2 ? "up" : "down"} ${i}`);
-  return { label: "fixture tools (move, stop)", tools: FIXTURE_TOOLS, queries, maxTokens: 6 };
-}
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
-}
-
-const { dir, name } = await pickModel();
-const work = workload(name);
-let passes = 0;
-let mergedSteps = 0;
-const loaded = await loadCallers(dir, {
-  lanes: 16,
-  cache: false,
-  threads: THREADS,
-  onPass: (requests) => {
-    passes++;
-    mergedSteps += requests;
-  },
-});
-const server = createServer({
-  // A busy machine can take seconds per call: no request may time out in the benchmark.
-  requestTimeoutMs: 600_000,
-  model: loaded,
-  modelName: name,
-  hostname: "127.0.0.1",
-  port: 0,
-  format: "v2",
-  concurrency: 16,
-  maxWaiting: 256,
-});
-const { url } = await server.listen();
-const body = (query: string) =>
-  JSON.stringify({
-    messages: [{ role: "user", content: query }],
-    tools: work.tools,
-    ...(work.system ? { system: work.system } : {}),
-    max_tokens: work.maxTokens,
-  });
-const post = async (
-  query: string,
-): Promise<{ ms: number; status: number; reply: FunctionCallReply | null }> => {
-  const started = performance.now();
-  const response = await fetch(`${url}/v2/function_call`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: body(query),
-  });
-  if (!response.ok) {
-    await response.text();
-    return { ms: performance.now() - started, status: response.status, reply: null };
-  }
-  const reply = (await response.json()) as FunctionCallReply;
-  return { ms: performance.now() - started, status: response.status, reply };
-};
-
-// Warm every lane's prefix cache with the system prompt and tools.
-await Promise.all(work.queries.slice(0, 16).map(post));
+const bench = await startLoadServer({ model: arg("--model"), threads: THREADS });
+const { name, work, loaded, post } = bench;
 
 const reference = new Map<string, string>();
 const levels: Record<string, unknown> = {};
@@ -156,8 +42,7 @@ for (const clients of LEVELS) {
   const answered = new Map<number, number>();
   let failed = 0;
   let next = 0;
-  const passesBefore = passes;
-  const stepsBefore = mergedSteps;
+  const before = bench.counters();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -194,12 +79,13 @@ for (const clients of LEVELS) {
     p50_ms: quantile(latencies, 0.5),
     p99_ms: quantile(latencies, 0.99),
     calls_per_s: throughput[clients],
-    forward_passes: passes - passesBefore,
-    steps_per_pass: (mergedSteps - stepsBefore) / Math.max(1, passes - passesBefore),
+    forward_passes: bench.counters().passes - before.passes,
+    steps_per_pass:
+      (bench.counters().mergedSteps - before.mergedSteps) /
+      Math.max(1, bench.counters().passes - before.passes),
   };
 }
-await server.close();
-rmSync(scratch, { recursive: true, force: true });
+await bench.close();
 
 const result = {
   date: new Date().toISOString(),

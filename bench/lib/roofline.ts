@@ -54,3 +54,17 @@ export function rooflineRatio(
   const boundMs = Math.max(cost.weightBytes / (bandwidthGBs * 1e6), cost.flops / (peakGflops * 1e6));
   return stepMs / boundMs;
 }
+
+/**
+ * Attention mask of `q` tokens decoded in parallel over `past` cached ones: each sees the past and
+ * itself only (one token per live head), [q, past + q] of 0 / -Infinity.
+ */
+export function treeMask(q: number, past: number): Float32Array {
+  const total = past + q;
+  const mask = new Float32Array(q * total).fill(Number.NEGATIVE_INFINITY);
+  for (let i = 0; i < q; i++) {
+    mask.fill(0, i * total, i * total + past);
+    mask[i * total + past + i] = 0;
+  }
+  return mask;
+}

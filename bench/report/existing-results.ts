@@ -1,5 +1,6 @@
 /**
- * The other benchmarks' result files (`bench/results/{core,decode,quant,server,calls,soak,peers}.json`),
+ * The other benchmarks' result files
+ * (`bench/results/{core,decode,quant,roofline,server,scaling,calls,soak,peers}.json`),
  * read as they are and reduced to the figures the report shows. A file that is absent is listed as
  * missing with the command that writes it; a file whose shape changed yields what can be read.
  */
@@ -72,6 +73,36 @@ const SUMMARIZERS: Record<
         figures[key] = typeof row.skipped === "string" ? `skipped: ${row.skipped}` : round(row.step_ms);
       }
       return { date: j.date ?? null, subject: "random weights at real shapes", figures };
+    },
+  },
+  roofline: {
+    command: "bun run bench:roofline",
+    summarize: (j) => {
+      const figures: Record<string, number | string> = {};
+      for (const row of (j.rows ?? []) as Json[]) {
+        const key = `${row.shape} ${row.dtype}`;
+        if (typeof row.skipped === "string") figures[`${key}`] = `skipped: ${row.skipped}`;
+        for (const step of (row.steps ?? []) as Json[])
+          figures[`${key} ${step.heads} heads x roofline`] = round(step.roofline_ratio);
+      }
+      return {
+        date: j.date ?? null,
+        subject: `random weights; roofline ${j.roofline?.bandwidthGBs ?? "?"} GB/s, ${j.roofline?.peakGflops ?? "?"} GFLOP/s`,
+        figures,
+      };
+    },
+  },
+  scaling: {
+    command: "bun run bench:scaling",
+    summarize: (j) => {
+      const figures: Record<string, number | string> = {};
+      for (const l of (j.levels ?? []) as Json[]) {
+        figures[`${l.agents} agents calls/s`] = round(l.calls_per_s);
+        figures[`${l.agents} agents p99 ms`] = round(l.p99_ms);
+      }
+      for (const r of (j.ratios ?? []) as Json[])
+        figures[`${r.agents} agents calls/s / 1`] = round(r.calls_per_s);
+      return { date: j.date ?? null, subject: j.model ?? null, figures };
     },
   },
   server: {

@@ -3,9 +3,14 @@
  * `createRealtimeCaller`, constrained multi-head decoding, typed call mapping), exactly as
  * `rtool-server` serves it, on the held-out requests and on the scenario files' own examples.
  *
- *   bun tools/train/eval-tiny.ts [--model DIR] [--requests FILE] [--scenarios DIR] [--quant none|int8]
+ *   bun tools/train/eval-tiny.ts [--model DIR] [--requests FILE] [--scenarios DIR]
+ *                                [--quant none|int8|int4] [--quant-compute auto|exact|fast]
  *                                [--fresh DIR] [--per-cell N] [--min-exact 0.9] [--json FILE]
  *                                [--families FILE] [--failures FILE] [--no-episodes]
+ *
+ * `--quant-compute exact` against `fast` (MatMulNBits accuracy_level 0 against 4) is the accuracy
+ * side of the per-shape accuracy-level choice: the held-out exact rate of the two, a point apart
+ * at most, is what "level 4 keeps accuracy" means for rt-tiny.
  *
  * `--fresh` (default tools/train/fresh-phrasings): hand-written requests in phrasings and values the
  * generator does not produce, never trained on; the closest thing here to the issue's held-out set
@@ -242,6 +247,7 @@ async function main(): Promise<void> {
     "requests",
     "scenarios",
     "quant",
+    "quant-compute",
     "fresh",
     "per-cell",
     "min-exact",
@@ -253,7 +259,8 @@ async function main(): Promise<void> {
   const modelDir = option("model") ?? join(import.meta.dir, "..", "..", "packages", "model-rt-tiny", "model");
   const requests = option("requests") ?? join(import.meta.dir, "out", "heldout-requests.jsonl");
   const scenarios = option("scenarios") ?? join(import.meta.dir, "..", "..", "scenarios");
-  const quant = (option("quant") ?? "none") as "none" | "int8";
+  const quant = (option("quant") ?? "none") as "none" | "int8" | "int4";
+  const quantCompute = option("quant-compute") as "auto" | "exact" | "fast" | undefined;
   const minExact = Number(option("min-exact") ?? "0");
   const cellLimit = option("per-cell");
   if (!existsSync(requests)) throw new Error(`${requests}: missing; run \`bun run data:tiny\` first`);
@@ -263,7 +270,7 @@ async function main(): Promise<void> {
   let familyCases = existsSync(familiesFile) ? readJsonLines<EvalCase>(familiesFile) : [];
   if (cellLimit) familyCases = perCell(familyCases, Number(cellLimit));
   const started = performance.now();
-  const model = await loadModel(modelDir, { quant });
+  const model = await loadModel(modelDir, { quant, quantCompute });
   const callers = {
     v1: await createRealtimeCaller(model, { format: "v1" }),
     v2: await createRealtimeCaller(model, { format: "v2" }),
@@ -279,7 +286,12 @@ async function main(): Promise<void> {
     : await runScenarioEpisodes(modelDir);
   const seconds = (performance.now() - started) / 1000;
   const heldTable = tabulate(held);
-  console.log(markdown(`held-out (${requests.split("/").at(-1)}, quant ${quant})`, heldTable));
+  console.log(
+    markdown(
+      `held-out (${requests.split("/").at(-1)}, quant ${quant}${quantCompute ? `, compute ${quantCompute}` : ""})`,
+      heldTable,
+    ),
+  );
   console.log(`\n${markdown("scenario examples", tabulate(examples))}`);
   if (families.length > 0)
     console.log(

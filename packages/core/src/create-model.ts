@@ -43,8 +43,9 @@ export interface LoadModelOptions {
    */
   quant?: QuantMode;
   /**
-   * How quantized layers compute: "exact" (float32, the AWQ default) or "fast" (int8 activations,
-   * the int8/int4 default; many times faster on a CPU). See {@link QuantCompute}.
+   * How quantized layers compute: "exact" (float32, the AWQ default), "fast" (int8 activations)
+   * or "auto" (the int8/int4 default: whichever was measured faster for the model's shape, from
+   * the committed table of accuracy levels). See {@link QuantCompute}.
    */
   quantCompute?: QuantCompute;
   /**
@@ -107,7 +108,7 @@ export async function createModelFromWeights<T extends TextTokenizer | undefined
   tokenizer?: T,
   options: LoadModelOptions = {},
 ): Promise<Model<T>> {
-  const graphOptions = quantizeOnLoadOptions(options.quant, options.quantCompute);
+  const graphOptions = quantizeOnLoadOptions(options.quant, options.quantCompute, config);
   if (options.linear) {
     // a caller's hook may read weights by module name, which fused layers do not have
     graphOptions.linear = options.linear;

@@ -201,6 +201,13 @@ export {
 export { buildPromptV1, systemPrefixV1, V1_HEADS_DESCRIPTION } from "./prompt/v1";
 export { buildPromptV2, systemPrefixV2, V2_DEFAULT_SYSTEM } from "./prompt/v2";
 export {
+  ACCURACY_LEVELS,
+  type AccuracyLevel,
+  type AccuracyLevelRow,
+  type AccuracyLevelTable,
+  measuredAccuracyLevel,
+} from "./quant/accuracy-level";
+export {
   AWQ_ORDER,
   type AwqConfig,
   awqLinear,
@@ -218,6 +225,7 @@ export {
   dequantizeMatMulNBits,
   type EmitMatMulNBitsOptions,
   emitMatMulNBits,
+  type MatMulNBitsAccuracyLevel,
   type MatMulNBitsWeight,
   matMulNBitsBytes,
   type NBits,
@@ -234,6 +242,7 @@ export {
   roundToNearestLinear,
 } from "./quant/round-to-nearest";
 export {
+  accuracyLevelOf,
   checkQuantCompute,
   checkQuantMode,
   planQuantization,

@@ -13,13 +13,14 @@ export const MS_OPSET = 1;
 export const IR_VERSION = 8;
 
 /** Element types the builder declares for graph inputs and outputs. */
-export type ElemType = "float32" | "int64" | "int32" | "uint8" | "float16";
+export type ElemType = "float32" | "int64" | "int32" | "uint8" | "int8" | "float16";
 
 const ELEM_TYPE_CODE: Record<ElemType, number> = {
   float32: onnx.TensorProto.DataType.FLOAT,
   int64: onnx.TensorProto.DataType.INT64,
   int32: onnx.TensorProto.DataType.INT32,
   uint8: onnx.TensorProto.DataType.UINT8,
+  int8: onnx.TensorProto.DataType.INT8,
   float16: onnx.TensorProto.DataType.FLOAT16,
 };
 

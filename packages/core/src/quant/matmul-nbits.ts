@@ -146,6 +146,9 @@ export function matMulNBitsBytes(w: MatMulNBitsWeight): number {
   return w.data.byteLength + w.scales.byteLength + (w.zeroPoints?.byteLength ?? 0);
 }
 
+/** MatMulNBits `accuracy_level` values: 0 unset, 1 fp32, 2 fp16, 3 bf16, 4 int8 activations. */
+export type MatMulNBitsAccuracyLevel = 0 | 1 | 2 | 3 | 4;
+
 /** Options of {@link emitMatMulNBits}. */
 export interface EmitMatMulNBitsOptions {
   /** Initializer names start with this (e.g. the HF module prefix). */
@@ -154,9 +157,11 @@ export interface EmitMatMulNBitsOptions {
   bias?: Float32Array;
   /**
    * MatMulNBits `accuracy_level`: 0 (default) computes in float32 from the dequantized weight;
-   * 4 lets the CPU kernel quantize A to int8 per block (faster, no longer exact).
+   * 4 lets the CPU kernel quantize A to int8 per block (faster, no longer exact). 2 (fp16) and
+   * 3 (bf16) are accepted for measurements: ONNX Runtime runs the most accurate level at or
+   * below the one asked for that its CPU kernels have (on x86-64: 1 = float32, or 4).
    */
-  accuracyLevel?: 0 | 1 | 4;
+  accuracyLevel?: MatMulNBitsAccuracyLevel;
 }
 
 /**

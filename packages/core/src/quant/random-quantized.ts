@@ -4,14 +4,20 @@
  * benchmark itself, while random codes cost one pass of integer writes.
  */
 import type { LinearHook } from "../graph/qwen";
-import { allocateMatMulNBits, emitMatMulNBits, type MatMulNBitsWeight, type NBits } from "./matmul-nbits";
+import {
+  allocateMatMulNBits,
+  emitMatMulNBits,
+  type MatMulNBitsAccuracyLevel,
+  type MatMulNBitsWeight,
+  type NBits,
+} from "./matmul-nbits";
 
 /** Options of {@link randomQuantizedLinear}. */
 export interface RandomQuantizedOptions {
   bits: NBits;
   blockSize: number;
   /** MatMulNBits `accuracy_level`: 0 = float32 compute (the exact AWQ path), 4 = int8 activations. */
-  accuracyLevel: 0 | 4;
+  accuracyLevel: MatMulNBitsAccuracyLevel;
   /** Same seed, same weights; default 1. */
   seed?: number;
 }

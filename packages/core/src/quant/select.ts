@@ -6,6 +6,7 @@
 import type { QwenGraphOptions } from "../graph/qwen";
 import type { LinearTensorCheck } from "../model/qwen-weights";
 import type { QwenConfig, WeightSource } from "../model/types";
+import { ACCURACY_LEVELS, type AccuracyLevel, measuredAccuracyLevel } from "./accuracy-level";
 import { awqLinear, checkAwqLinear, parseAwqConfig } from "./awq";
 import { UnsupportedQuantizationError } from "./errors";
 import { INT4_BLOCK_SIZE, int4Linear } from "./int4";
@@ -20,12 +21,22 @@ export const QUANT_MODES: readonly QuantMode[] = ["none", "int8", "int4"];
 /**
  * How quantized layers compute. "exact": float32 products with the exactly dequantized weights
  * (MatMulNBits `accuracy_level` 0; the default for AWQ, whose logits then match the checkpoint's
- * own forward). "fast": activations quantized to int8 per block inside the op (`accuracy_level` 4;
- * the default for int8/int4 on load, and many times faster on a CPU).
+ * own forward). "fast": activations quantized to int8 per block inside the op (`accuracy_level` 4,
+ * VNNI on x86). "auto" (the default for int8/int4 on load): the level measured fastest for the
+ * model's shape and quant mode, from the committed table (see {@link measuredAccuracyLevel}).
  */
-export type QuantCompute = "exact" | "fast";
+export type QuantCompute = "exact" | "fast" | "auto";
 
-const accuracyLevelOf = (compute: QuantCompute): 0 | 4 => (compute === "exact" ? 0 : 4);
+/** The MatMulNBits accuracy level `compute` means for `quant` weights at `config`'s shape. */
+export function accuracyLevelOf(
+  compute: QuantCompute,
+  quant: "int8" | "int4",
+  config?: Pick<QwenConfig, "hiddenSize" | "intermediateSize">,
+): AccuracyLevel {
+  if (compute === "exact") return 0;
+  if (compute === "fast") return 4;
+  return config ? measuredAccuracyLevel(config, quant) : ACCURACY_LEVELS.fallbackLevel;
+}
 
 /** Bumped whenever a quantized layout or its kernels' settings change, so cached graphs are rebuilt. */
 export const QUANT_LAYOUT_VERSION = 2;
@@ -57,43 +68,51 @@ export function checkQuantMode(quant: unknown, file = "options"): asserts quant 
  * Graph options that quantize float weights on load for `quant`: linear layers to int8 or int4,
  * and the classifier to int8 in both modes (at the 0.5B shape the float32 classifier is 70% of an
  * int4 step's bytes; int8 keeps its logits close, where int4 would add error to every token).
- * Empty for "none".
+ * Each MatMulNBits gets the accuracy level `compute` means for its bits at `config`'s shape (with
+ * "auto", the int8 classifier of an int4 model takes the int8 row's level; without a config, the
+ * table's fallback level). Empty for "none".
  *
  * @example
  * ```ts
- * const graph = buildQwenGraph(config, weights, quantizeOnLoadOptions("int4"));
+ * const graph = buildQwenGraph(config, weights, quantizeOnLoadOptions("int4", "auto", config));
  * ```
  */
 export function quantizeOnLoadOptions(
   quant: QuantMode | undefined,
-  compute: QuantCompute = "fast",
+  compute: QuantCompute = "auto",
+  config?: Pick<QwenConfig, "hiddenSize" | "intermediateSize">,
 ): QwenGraphOptions {
   checkQuantMode(quant);
   checkQuantCompute(compute);
-  const accuracyLevel = accuracyLevelOf(compute);
-  if (quant === "int8")
-    return {
-      linear: int8Linear({ accuracyLevel }),
-      classifier: int8Linear({ accuracyLevel }),
-      fuseProjections: true,
-    };
-  if (quant === "int4")
-    return {
-      linear: int4Linear({ accuracyLevel }),
-      classifier: int8Linear({ accuracyLevel }),
-      fuseProjections: true,
-    };
-  return {};
+  if (quant !== "int8" && quant !== "int4") return {};
+  const levels = quantizedLevels(quant, compute, config);
+  return {
+    linear: (quant === "int8" ? int8Linear : int4Linear)({ accuracyLevel: levels.linear }),
+    classifier: int8Linear({ accuracyLevel: levels.classifier }),
+    fuseProjections: true,
+  };
 }
 
-/** Throws unless `compute` is "exact" or "fast". */
+/** The accuracy levels of the linear layers and of the (int8) classifier for `quant` on load. */
+function quantizedLevels(
+  quant: "int8" | "int4",
+  compute: QuantCompute,
+  config?: Pick<QwenConfig, "hiddenSize" | "intermediateSize">,
+): { linear: AccuracyLevel; classifier: AccuracyLevel } {
+  return {
+    linear: accuracyLevelOf(compute, quant, config),
+    classifier: accuracyLevelOf(compute, "int8", config),
+  };
+}
+
+/** Throws unless `compute` is "exact", "fast" or "auto". */
 export function checkQuantCompute(
   compute: unknown,
   file = "options",
 ): asserts compute is QuantCompute | undefined {
-  if (compute !== undefined && compute !== "exact" && compute !== "fast") {
+  if (compute !== undefined && compute !== "exact" && compute !== "fast" && compute !== "auto") {
     throw new UnsupportedQuantizationError(
-      `quantCompute "${String(compute)}" (use "exact" or "fast")`,
+      `quantCompute "${String(compute)}" (use "exact", "fast" or "auto")`,
       file,
       "quantCompute",
     );
@@ -106,7 +125,7 @@ export function checkQuantCompute(
  * quantize an already quantized checkpoint again is refused.
  *
  * @param configFile config.json's path, named in errors
- * @param compute default "exact" for AWQ, "fast" for int8/int4
+ * @param compute default "exact" for AWQ, "auto" (measured per shape) for int8/int4
  * @example
  * ```ts
  * const plan = planQuantization(config, "int8", join(dir, "config.json"));
@@ -130,7 +149,7 @@ export function planQuantization(
         "quant",
       );
     }
-    const accuracyLevel = accuracyLevelOf(compute ?? "exact");
+    const accuracyLevel = accuracyLevelOf(compute ?? "exact", "int4", config);
     return {
       kind: "awq",
       cacheVariant: `awq-g${awq.groupSize}-acc${accuracyLevel}-v${QUANT_LAYOUT_VERSION}`,
@@ -141,11 +160,16 @@ export function planQuantization(
   }
   if (quant === "int8" || quant === "int4") {
     const blockSize = quant === "int8" ? INT8_BLOCK_SIZE : INT4_BLOCK_SIZE;
-    const accuracyLevel = accuracyLevelOf(compute ?? "fast");
+    const levels = quantizedLevels(quant, compute ?? "auto", config);
+    // one level: the key graphs built before the classifier could differ were cached under
+    const acc =
+      levels.linear === levels.classifier
+        ? `${levels.linear}`
+        : `${levels.linear}-classifier${levels.classifier}`;
     return {
       kind: quant,
-      cacheVariant: `${quant}-rtn-b${blockSize}-classifier-int8-b${INT8_BLOCK_SIZE}-acc${accuracyLevel}-v${QUANT_LAYOUT_VERSION}`,
-      graphOptionsFor: () => quantizeOnLoadOptions(quant, compute ?? "fast"),
+      cacheVariant: `${quant}-rtn-b${blockSize}-classifier-int8-b${INT8_BLOCK_SIZE}-acc${acc}-v${QUANT_LAYOUT_VERSION}`,
+      graphOptionsFor: () => quantizeOnLoadOptions(quant, compute ?? "auto", config),
     };
   }
   return { kind: "fp32", cacheVariant: "fp32", graphOptionsFor: () => ({}) };
