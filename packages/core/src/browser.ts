@@ -14,6 +14,7 @@
  * @packageDocumentation
  */
 
+export { webGraphCacheKey } from "./browser/graph-store";
 export {
   loadWebModel,
   type WebLoadProgress,
@@ -50,6 +51,12 @@ export { normalizeTools, type ToolInput, ToolSchemaError, type ToolSpec, toToolS
 export { RuntimeDisposedError, SessionCreateError, StepInputError } from "./runtime/errors";
 export { OrtSessionRuntime } from "./runtime/ort-session-runtime";
 export type { DecoderRuntime, KvState, StepInput, StepOutput } from "./runtime/types";
-export { createWebRuntime, type WebRuntimeOptions } from "./runtime/web-runtime";
+export {
+  chooseWasmThreads,
+  createWebRuntime,
+  type WasmThreads,
+  type WebRuntimeOptions,
+  webRuntimeThreads,
+} from "./runtime/web-runtime";
 export { type AddedToken, type DecodeOptions, RtoolTokenizer } from "./tokenizer/tokenizer";
 export { VERSION } from "./version";
