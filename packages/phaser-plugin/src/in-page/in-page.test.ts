@@ -42,7 +42,11 @@ function scriptedCore(options: { delayMs?: number; loadError?: string } = {}) {
   const core: InPageCore = {
     async loadWebModel() {
       if (options.loadError) throw new Error(options.loadError);
-      return { model: {}, timings: { fetchMs: 1, buildGraphMs: 2, createSessionMs: 3, totalMs: 6 } };
+      return {
+        model: {},
+        timings: { fetchMs: 1, buildGraphMs: 2, createSessionMs: 3, totalMs: 6, graphFromCache: true },
+        wasm: { requested: 4, numThreads: 4, crossOriginIsolated: true, note: null },
+      };
     },
     async createRealtimeCaller() {
       callers++;
@@ -87,7 +91,9 @@ describe("in-page engine", () => {
   test("loads, then answers a command through the client with head events first", async () => {
     const { core } = scriptedCore();
     const engine = connect(core);
-    expect((await engine.ready).totalMs).toBe(6);
+    expect(engine.threads).toBeNull();
+    expect(await engine.ready).toMatchObject({ totalMs: 6, graphFromCache: true });
+    expect(engine.threads).toMatchObject({ numThreads: 4, crossOriginIsolated: true });
     const client = new AgentClient({ transport: engine.transport });
     const moved: string[] = [];
     const heads: string[] = [];

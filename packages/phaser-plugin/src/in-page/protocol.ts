@@ -12,7 +12,10 @@ export interface InPageModelOptions {
   modelUrl: string;
   /** Where onnxruntime-web's `.wasm` files are served, e.g. "/ort/"; default next to the worker script. */
   wasmPaths?: string;
-  /** WASM threads; default 1. */
+  /**
+   * WASM threads; default `min(4, hardwareConcurrency)` where the page is cross-origin isolated
+   * (COOP `same-origin` + COEP `require-corp`), else 1 (the worker logs why).
+   */
   numThreads?: number;
   /** Cache API cache for the model files; default "rtool-models"; false never caches. */
   cacheName?: string | false;
@@ -24,6 +27,17 @@ export interface InPageLoadTimings {
   buildGraphMs: number;
   createSessionMs: number;
   totalMs: number;
+  /** Whether the built graph came from the browser's cache (no graph build on this load). */
+  graphFromCache?: boolean;
+}
+
+/** The WASM threads the worker's runtime asked for and got (`@rtool/core`'s `WasmThreads`). */
+export interface InPageThreads {
+  requested: number;
+  numThreads: number;
+  crossOriginIsolated: boolean;
+  /** Why fewer threads than requested, or null. */
+  note: string | null;
 }
 
 /** Page to worker. */
@@ -34,7 +48,7 @@ export type ToWorker =
 
 /** Worker to page. */
 export type FromWorker =
-  | { type: "loaded"; timings: InPageLoadTimings }
+  | { type: "loaded"; timings: InPageLoadTimings; threads: InPageThreads | null }
   | { type: "load-failed"; message: string }
   | { type: "head"; id: number; head: string; text: string }
   | { type: "reply"; id: number; reply: CallReply }
@@ -69,6 +83,6 @@ export interface InPageCore {
   loadWebModel(
     url: string,
     options: Omit<InPageModelOptions, "modelUrl">,
-  ): Promise<{ model: unknown; timings: InPageLoadTimings }>;
+  ): Promise<{ model: unknown; timings: InPageLoadTimings; wasm?: InPageThreads }>;
   createRealtimeCaller(model: never, options: { cacheSystemTurn?: boolean }): Promise<CoreCaller>;
 }

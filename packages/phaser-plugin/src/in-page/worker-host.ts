@@ -111,8 +111,8 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
   const load = (options: InPageModelOptions) => {
     const { modelUrl, ...rest } = options;
     model = core.loadWebModel(modelUrl, rest).then(
-      ({ model, timings }) => {
-        scope.postMessage({ type: "loaded", timings });
+      ({ model, timings, wasm }) => {
+        scope.postMessage({ type: "loaded", timings, threads: wasm ?? null });
         return model;
       },
       (error: unknown) => {
