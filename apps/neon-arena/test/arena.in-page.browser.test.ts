@@ -40,6 +40,23 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (
     expect(inPage?.error).toBeNull();
     console.log(`in-page rt-tiny load: ${JSON.stringify(inPage?.timings)}`);
     expect(inPage?.timings?.totalMs).toBeGreaterThan(0);
+    // a fresh profile has no cached graph: this load built it
+    expect(inPage?.timings?.graphFromCache).toBe(false);
+  });
+
+  test("the page is cross-origin isolated and the worker runs the WASM threads it asked for", async () => {
+    const { page } = browser;
+    const inPage = await page.evaluate(() => window.rtoolArena.inPage);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    console.log(`in-page WASM threads: ${JSON.stringify(inPage?.threads)} (${cores} cores)`);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(inPage?.crossOriginIsolated).toBe(true);
+    expect(inPage?.threads).toEqual({
+      requested: Math.min(4, cores),
+      numThreads: Math.min(4, cores),
+      crossOriginIsolated: true,
+      note: null,
+    });
   });
 
   test('"Amiya, use your skill now" comes back as use_skill(Amiya) and fires it', async () => {
