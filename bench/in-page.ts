@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 // for the `window.rtoolArena` the page declares
 import type {} from "../apps/neon-arena/src/client/main";
 import { startArenaApp } from "../apps/neon-arena/src/index";
-import { hasChromium, openArena } from "../apps/neon-arena/test/browser-harness";
+import { hasChromium, inPageLoad, openArena } from "../apps/neon-arena/test/browser-harness";
 import { argValue, quantile } from "./calls";
 
 if (!hasChromium) throw new Error("bench:in-page needs chromium at /usr/bin/chromium");
@@ -26,14 +26,7 @@ const browser = await openArena(`${app.url}?engine=in-page${THREADS ? `&threads=
 const { page } = browser;
 
 async function loadTimings() {
-  await page.waitForFunction(
-    () => window.rtoolArena.inPage?.timings || window.rtoolArena.inPage?.error,
-    null,
-    {
-      timeout: 300_000,
-    },
-  );
-  const inPage = await page.evaluate(() => window.rtoolArena.inPage!);
+  const inPage = await inPageLoad(page);
   if (inPage.error) throw new Error(inPage.error);
   return inPage;
 }

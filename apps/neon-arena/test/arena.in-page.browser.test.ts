@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { formatCall } from "../src/client/call-log";
 import { type ArenaApp, startArenaApp } from "../src/index";
-import { type ArenaBrowser, hasChromium, openArena, total } from "./browser-harness";
+import { type ArenaBrowser, hasChromium, inPageLoad, openArena, total } from "./browser-harness";
 
 if (!hasChromium) console.warn("SKIP in-page arena test: no chromium at /usr/bin/chromium");
 
@@ -23,11 +23,7 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (
     browser.page.on("request", (request) => {
       if (new URL(request.url()).pathname.startsWith("/rtool/")) rtoolRequests.push(request.url());
     });
-    await browser.page.waitForFunction(
-      () => window.rtoolArena.inPage?.timings || window.rtoolArena.inPage?.error,
-      null,
-      { timeout: 300_000 },
-    );
+    await inPageLoad(browser.page);
   }, 400_000);
 
   afterAll(async () => {
