@@ -14,6 +14,8 @@
  * @packageDocumentation
  */
 
+export { BatchedRuntime, type BatchedRuntimeOptions, type MergePolicy } from "./batch/batched-runtime";
+export { type CallerLanesOptions, createCallerLanes } from "./batch/caller-lanes";
 export { webGraphCacheKey } from "./browser/graph-store";
 export {
   loadWebModel,
