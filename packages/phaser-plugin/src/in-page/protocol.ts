@@ -19,6 +19,12 @@ export interface InPageModelOptions {
   numThreads?: number;
   /** Cache API cache for the model files; default "rtool-models"; false never caches. */
   cacheName?: string | false;
+  /**
+   * Calls the worker decodes at once, their forward passes merged (so two agents' calls share a
+   * pass instead of queuing); default 4; 1 decodes one call at a time. Needs a core with
+   * `createCallerLanes`.
+   */
+  lanes?: number;
 }
 
 /** Model load times, in ms, as the worker measured them. */
@@ -85,4 +91,6 @@ export interface InPageCore {
     options: Omit<InPageModelOptions, "modelUrl">,
   ): Promise<{ model: unknown; timings: InPageLoadTimings; wasm?: InPageThreads }>;
   createRealtimeCaller(model: never, options: { cacheSystemTurn?: boolean }): Promise<CoreCaller>;
+  /** Callers whose concurrent calls share forward passes (`@rtool/core`'s); without it, one caller. */
+  createCallerLanes?(model: never, lanes: number, options: { cacheSystemTurn?: boolean }): CoreCaller[];
 }
