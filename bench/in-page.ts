@@ -4,7 +4,8 @@
  * Measures the model's load cold (fresh profile: files fetched, graph built) and after a reload
  * (files and the built graph from the Cache API), then plays `--seconds N` (default 10) of the
  * arena and reads each agent's achieved rate and the ships' call latency. `--threads N` sets the
- * worker's WASM threads (default the engine's: min(4, cores)). Writes bench/results/in-page.json
+ * worker's WASM threads (default the engine's: min(4, cores)), `--lanes N` how many calls it
+ * decodes at once in merged passes (default the engine's: 4). Writes bench/results/in-page.json
  * (`--out FILE` elsewhere). A benchmark, not a test: no thresholds.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -19,10 +20,12 @@ import { argValue, quantile } from "./calls";
 if (!hasChromium) throw new Error("bench:in-page needs chromium at /usr/bin/chromium");
 const SECONDS = Number(argValue("--seconds") ?? 10);
 const THREADS = argValue("--threads");
+const LANES = argValue("--lanes");
 const OUT = argValue("--out") ?? join(import.meta.dir, "results", "in-page.json");
 const loadBefore = loadavg()[0]!;
 const app = await startArenaApp({ port: 0 });
-const browser = await openArena(`${app.url}?engine=in-page${THREADS ? `&threads=${THREADS}` : ""}`);
+const query = `engine=in-page${THREADS ? `&threads=${THREADS}` : ""}${LANES ? `&lanes=${LANES}` : ""}`;
+const browser = await openArena(`${app.url}?${query}`);
 const { page } = browser;
 
 async function loadTimings() {
@@ -47,6 +50,9 @@ try {
   const report = {
     date: new Date().toISOString(),
     browser: `chromium headless (--disable-gpu), onnxruntime-web 1.30.0 WASM, ${cached.threads?.numThreads ?? "?"} thread(s), in a Web Worker`,
+    page_query: query,
+    // calls the worker decodes at once, their forward passes merged
+    lanes: LANES ? Number(LANES) : "default (4)",
     cross_origin_isolated: cached.crossOriginIsolated,
     wasm_threads: cached.threads,
     machine: { cpus: cpus().length, load_avg_1m_before: loadBefore, load_avg_1m_after: loadavg()[0] },

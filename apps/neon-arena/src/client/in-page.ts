@@ -1,7 +1,8 @@
 /**
  * `?engine=in-page`: rt-tiny runs in a Web Worker of this page (served by the app as files),
  * with no rtool-server. `?threads=N` sets the worker's WASM threads (default: the engine's,
- * `min(4, hardwareConcurrency)` on this cross-origin isolated page). The load is reported on
+ * `min(4, hardwareConcurrency)` on this cross-origin isolated page); `?lanes=N` how many calls
+ * the worker decodes at once in merged passes (default the engine's, 4). The load is reported on
  * `window.rtoolArena.inPage` for the tests and the benchmark.
  */
 import {
@@ -26,12 +27,16 @@ export interface InPageStatus {
 /** Starts the worker and the model load; `status` is updated as the load ends. */
 export function startInPage(params: URLSearchParams): { engine: InPageEngine; status: InPageStatus } {
   const status: InPageStatus = { timings: null, threads: null, crossOriginIsolated, error: null };
-  const threads = Number(params.get("threads"));
+  const count = (name: string) => {
+    const value = Number(params.get(name));
+    return Number.isInteger(value) && value > 0 ? value : undefined;
+  };
   const engine = inPageEngine({
     worker: new URL("/in-page-worker.js", location.href),
     modelUrl: new URL("/models/rt-tiny/", location.href).href,
     wasmPaths: new URL("/ort/", location.href).href,
-    ...(Number.isInteger(threads) && threads > 0 ? { numThreads: threads } : {}),
+    numThreads: count("threads"),
+    lanes: count("lanes"),
   });
   engine.ready.then(
     (timings) => {
