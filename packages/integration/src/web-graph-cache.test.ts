@@ -17,8 +17,11 @@ const memoryCache = {
   async put(key: string, response: Response) {
     entries.set(String(key), new Uint8Array(await response.arrayBuffer()));
   },
-  async delete(key: string) {
-    return entries.delete(String(key));
+  async delete(key: string | Request) {
+    return entries.delete(typeof key === "string" ? key : key.url);
+  },
+  async keys() {
+    return [...entries.keys()].map((url) => new Request(url));
   },
 };
 const scope = globalThis as { caches?: unknown };
@@ -47,6 +50,17 @@ describe("the in-page graph cache", () => {
     const off = await loadWebModel(base, { cacheName: "test", graphCache: false });
     expect(off.timings.graphFromCache).toBe(false);
     await off.model.dispose();
+  }, 120_000);
+
+  test("a new graph for the model's URL replaces the older ones", async () => {
+    const old = new URL("rtool-graph/0000.onnx", base).href;
+    entries.set(old, new Uint8Array(4));
+    const [current] = graphKeys().filter((key) => key !== old);
+    entries.delete(current!);
+    const loaded = await loadWebModel(base, { cacheName: "test" });
+    expect(loaded.timings.graphFromCache).toBe(false);
+    expect(graphKeys()).toEqual([current!]);
+    await loaded.model.dispose();
   }, 120_000);
 
   test("a cached graph the runtime cannot open is dropped and rebuilt", async () => {

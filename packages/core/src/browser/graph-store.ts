@@ -37,7 +37,10 @@ export async function webGraphCacheKey(
   return [...(await digest(all))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** One cached graph: read, store and drop, all of which fail soft (no cache means build). */
+/**
+ * One cached graph: read, store (replacing the model URL's other graphs) and drop, all of which
+ * fail soft (no cache means build).
+ */
 export interface GraphStore {
   read(): Promise<Uint8Array | null>;
   write(graph: Uint8Array): Promise<void>;
@@ -59,10 +62,17 @@ export function graphStore(cacheName: string | false, base: URL, key: string | n
     },
     async write(graph) {
       try {
-        await (await cache())?.put(
+        const open = await cache();
+        if (!open) return;
+        await open.put(
           href!,
           new Response(graph as BodyInit, { headers: { "content-type": "application/octet-stream" } }),
         );
+        // graphs of this model URL's earlier files, versions or variants would only take space
+        const folder = new URL("rtool-graph/", base).href;
+        for (const request of await open.keys()) {
+          if (request.url.startsWith(folder) && request.url !== href) await open.delete(request);
+        }
       } catch {
         // a full or refused cache only means the next load builds the graph again
       }
