@@ -14,7 +14,12 @@ import { dirname, join } from "node:path";
 // for the `window.rtoolArena` the page declares
 import type {} from "../apps/neon-arena/src/client/main";
 import { startArenaApp } from "../apps/neon-arena/src/index";
-import { hasChromium, inPageLoad, openArena } from "../apps/neon-arena/test/browser-harness";
+import {
+  hasChromium,
+  inPageLoad,
+  openArena,
+  wasmThreadWorkers,
+} from "../apps/neon-arena/test/browser-harness";
 import { argValue, quantile } from "./calls";
 
 if (!hasChromium) throw new Error("bench:in-page needs chromium at /usr/bin/chromium");
@@ -55,6 +60,8 @@ try {
     lanes: LANES ? Number(LANES) : "default (4)",
     cross_origin_isolated: cached.crossOriginIsolated,
     wasm_threads: cached.threads,
+    // onnxruntime-web's thread pool workers seen in the page (numThreads - 1 when threads run)
+    wasm_thread_workers: wasmThreadWorkers(page),
     machine: { cpus: cpus().length, load_avg_1m_before: loadBefore, load_avg_1m_after: loadavg()[0] },
     model: "rt-tiny",
     // cold: files fetched and the graph built; cached: files and the built graph from the Cache API

@@ -8,7 +8,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { formatCall } from "../src/client/call-log";
 import { type ArenaApp, startArenaApp } from "../src/index";
-import { type ArenaBrowser, hasChromium, inPageLoad, openArena, total } from "./browser-harness";
+import {
+  type ArenaBrowser,
+  hasChromium,
+  inPageLoad,
+  openArena,
+  total,
+  wasmThreadWorkers,
+} from "./browser-harness";
 
 if (!hasChromium) console.warn("SKIP in-page arena test: no chromium at /usr/bin/chromium");
 
@@ -44,7 +51,10 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (
     const { page } = browser;
     const inPage = await page.evaluate(() => window.rtoolArena.inPage);
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-    console.log(`in-page WASM threads: ${JSON.stringify(inPage?.threads)} (${cores} cores)`);
+    const pool = wasmThreadWorkers(page);
+    console.log(
+      `in-page WASM threads: ${JSON.stringify(inPage?.threads)} (${cores} cores, ${pool} thread workers)`,
+    );
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(inPage?.crossOriginIsolated).toBe(true);
     expect(inPage?.threads).toEqual({
@@ -53,6 +63,8 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (
       crossOriginIsolated: true,
       note: null,
     });
+    // the threads exist: onnxruntime-web started its thread pool's workers
+    if (Math.min(4, cores) > 1) expect(pool).toBeGreaterThan(0);
   });
 
   test('"Amiya, use your skill now" comes back as use_skill(Amiya) and fires it', async () => {

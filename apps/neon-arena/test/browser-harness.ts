@@ -116,3 +116,11 @@ export async function inPageLoad(page: Page): Promise<InPageStatus> {
   );
   return page.evaluate(() => window.rtoolArena.inPage!);
 }
+
+/**
+ * The WASM thread workers onnxruntime-web started in the page (its pthread pool: threads beyond
+ * the in-page worker's own); none when it runs on one thread.
+ */
+export function wasmThreadWorkers(page: Page): number {
+  return page.workers().filter((worker) => worker.url().includes("/ort/ort-wasm-")).length;
+}
