@@ -101,3 +101,23 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (
     expect(browser.errors).toEqual([]);
   }, 60_000);
 });
+
+describe.skipIf(!hasChromium)("rt-tiny in a page that is not cross-origin isolated", () => {
+  test("loads on one WASM thread and says why", async () => {
+    const plain = await startArenaApp({ port: 0, isolate: false });
+    const page = await openArena(`${plain.url}?engine=in-page`);
+    try {
+      const inPage = await inPageLoad(page.page);
+      console.log(`in-page without COOP/COEP: ${JSON.stringify(inPage.threads)}`);
+      expect(inPage.error).toBeNull();
+      expect(await page.page.evaluate(() => crossOriginIsolated)).toBe(false);
+      expect(inPage.threads).toMatchObject({ numThreads: 1, crossOriginIsolated: false });
+      const cores = await page.page.evaluate(() => navigator.hardwareConcurrency);
+      if (Math.min(4, cores) > 1) expect(inPage.threads?.note).toContain("not cross-origin isolated");
+      expect(wasmThreadWorkers(page.page)).toBe(0);
+    } finally {
+      await page.close();
+      await plain.stop();
+    }
+  }, 400_000);
+});

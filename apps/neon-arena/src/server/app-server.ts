@@ -20,6 +20,11 @@ export interface ArenaAppOptions {
   port?: number;
   /** Minify the bundle; default false. */
   minify?: boolean;
+  /**
+   * Send {@link ISOLATION_HEADERS}, so pages are cross-origin isolated; default true. `false`
+   * shows the in-page engine's one-thread fallback.
+   */
+  isolate?: boolean;
 }
 
 /** A running app server. */
@@ -101,7 +106,8 @@ export async function startArenaApp(options: ArenaAppOptions): Promise<ArenaApp>
     // SSE replies and queued calls can take a while; Bun's default idle timeout is 10 s.
     idleTimeout: 60,
     async fetch(request) {
-      return isolated(await route(request));
+      const response = await route(request);
+      return options.isolate === false ? response : isolated(response);
     },
   });
   async function route(request: Request): Promise<Response> {
