@@ -76,6 +76,7 @@ export async function loadWebModel(
     ["config.json", "tokenizer.json", "model.safetensors"].map((file) => fetchModelFile(url(file), options)),
   );
   const fetchMs = since();
+
   report("build-graph");
   const config = parseQwenConfig(parseJsonFile(configBytes, url("config.json")), url("config.json"));
   const tokenizer = new RtoolTokenizer(
@@ -84,7 +85,7 @@ export async function loadWebModel(
   );
   // the server's plan for a float checkpoint loaded without `quant`, so both build one graph
   const quant = planQuantization(config, undefined, url("config.json"));
-  const source = safetensorsFromBytes(weightBytes!, url("model.safetensors"));
+  const source = safetensorsFromBytes(weightBytes, url("model.safetensors"));
   checkQwenWeights(config, source, { checkLinear: quant.checkLinear });
   const build = () => {
     const weights: WeightProvider = (name) => ({
@@ -95,11 +96,12 @@ export async function loadWebModel(
   };
   const cacheName = options.cacheName ?? "rtool-models";
   const useCache = options.graphCache !== false && cacheName !== false;
-  const key = useCache ? await webGraphCacheKey(configBytes!, weightBytes!, quant.cacheVariant) : null;
+  const key = useCache ? await webGraphCacheKey(configBytes, weightBytes, quant.cacheVariant) : null;
   const store = graphStore(cacheName, base, key);
   const cached = await store.read();
   const graph = cached ?? build();
   const buildGraphMs = since() - fetchMs;
+
   report("create-session");
   const threads = chooseWasmThreads(options.numThreads);
   let runtime: OrtSessionRuntime;
