@@ -35,7 +35,11 @@ let rtool: RtoolProcess | null = null;
 let rtoolUrl = values.server;
 if (values["in-page"]) {
   const app = await startArenaApp({ port: Number(values.port) });
-  console.log(`\nNeon Arena: ${app.url}?engine=in-page   (rt-tiny runs in the page: no rtool-server)\n`);
+  console.log(
+    `\nNeon Arena: ${app.url}?engine=in-page   (rt-tiny runs in the page: no rtool-server)\n` +
+      `Pong:       ${app.url}?engine=in-page&scene=pong\n` +
+      `Flappy:     ${app.url}?engine=in-page&scene=flappy\n`,
+  );
   const stop = async () => {
     await app.stop();
     process.exit(0);

@@ -8,7 +8,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { formatCall } from "../src/client/call-log";
 import { type ArenaApp, startArenaApp } from "../src/index";
-import { type ArenaBrowser, hasChromium, openArena, total } from "./browser-harness";
+import {
+  type ArenaBrowser,
+  hasChromium,
+  inPageLoad,
+  openArena,
+  total,
+  wasmThreadWorkers,
+} from "./browser-harness";
 
 if (!hasChromium) console.warn("SKIP in-page arena test: no chromium at /usr/bin/chromium");
 
@@ -23,11 +30,7 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (
     browser.page.on("request", (request) => {
       if (new URL(request.url()).pathname.startsWith("/rtool/")) rtoolRequests.push(request.url());
     });
-    await browser.page.waitForFunction(
-      () => window.rtoolArena.inPage?.timings || window.rtoolArena.inPage?.error,
-      null,
-      { timeout: 300_000 },
-    );
+    await inPageLoad(browser.page);
   }, 400_000);
 
   afterAll(async () => {
@@ -40,6 +43,28 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (
     expect(inPage?.error).toBeNull();
     console.log(`in-page rt-tiny load: ${JSON.stringify(inPage?.timings)}`);
     expect(inPage?.timings?.totalMs).toBeGreaterThan(0);
+    // a fresh profile has no cached graph: this load built it
+    expect(inPage?.timings?.graphFromCache).toBe(false);
+  });
+
+  test("the page is cross-origin isolated and the worker runs the WASM threads it asked for", async () => {
+    const { page } = browser;
+    const inPage = await page.evaluate(() => window.rtoolArena.inPage);
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const pool = wasmThreadWorkers(page);
+    console.log(
+      `in-page WASM threads: ${JSON.stringify(inPage?.threads)} (${cores} cores, ${pool} thread workers)`,
+    );
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(inPage?.crossOriginIsolated).toBe(true);
+    expect(inPage?.threads).toEqual({
+      requested: Math.min(4, cores),
+      numThreads: Math.min(4, cores),
+      crossOriginIsolated: true,
+      note: null,
+    });
+    // the threads exist: onnxruntime-web started its thread pool's workers
+    if (Math.min(4, cores) > 1) expect(pool).toBeGreaterThan(0);
   });
 
   test('"Amiya, use your skill now" comes back as use_skill(Amiya) and fires it', async () => {
@@ -75,4 +100,24 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (
     expect(rtoolRequests).toEqual([]);
     expect(browser.errors).toEqual([]);
   }, 60_000);
+});
+
+describe.skipIf(!hasChromium)("rt-tiny in a page that is not cross-origin isolated", () => {
+  test("loads on one WASM thread and says why", async () => {
+    const plain = await startArenaApp({ port: 0, isolate: false });
+    const page = await openArena(`${plain.url}?engine=in-page`);
+    try {
+      const inPage = await inPageLoad(page.page);
+      console.log(`in-page without COOP/COEP: ${JSON.stringify(inPage.threads)}`);
+      expect(inPage.error).toBeNull();
+      expect(await page.page.evaluate(() => crossOriginIsolated)).toBe(false);
+      expect(inPage.threads).toMatchObject({ numThreads: 1, crossOriginIsolated: false });
+      const cores = await page.page.evaluate(() => navigator.hardwareConcurrency);
+      if (Math.min(4, cores) > 1) expect(inPage.threads?.note).toContain("not cross-origin isolated");
+      expect(wasmThreadWorkers(page.page)).toBe(0);
+    } finally {
+      await page.close();
+      await plain.stop();
+    }
+  }, 400_000);
 });

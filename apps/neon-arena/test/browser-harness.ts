@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import type { ArenaSnapshot } from "../src/client/arena-hub";
+import type { InPageStatus } from "../src/client/in-page";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
@@ -101,4 +102,25 @@ export async function openArena(url: string): Promise<ArenaBrowser> {
 /** Sum of a `Record<string, number>` (calls per ship, per direction). */
 export function total(counts: unknown): number {
   return Object.values(counts as Record<string, number>).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Waits until the page's in-page model (`?engine=in-page`) has loaded or failed, and returns the
+ * page's report of it.
+ */
+export async function inPageLoad(page: Page): Promise<InPageStatus> {
+  await page.waitForFunction(
+    () => window.rtoolArena.inPage?.timings || window.rtoolArena.inPage?.error,
+    null,
+    { timeout: 300_000 },
+  );
+  return page.evaluate(() => window.rtoolArena.inPage!);
+}
+
+/**
+ * The WASM thread workers onnxruntime-web started in the page (its pthread pool: threads beyond
+ * the in-page worker's own); none when it runs on one thread.
+ */
+export function wasmThreadWorkers(page: Page): number {
+  return page.workers().filter((worker) => worker.url().includes("/ort/ort-wasm-")).length;
 }

@@ -14,7 +14,10 @@
  * @packageDocumentation
  */
 
+export { BatchedRuntime, type BatchedRuntimeOptions, type MergePolicy } from "./batch/batched-runtime";
+export { type CallerLanesOptions, createCallerLanes } from "./batch/caller-lanes";
 export { PrefixCache } from "./batch/prefix-cache";
+export { webGraphCacheKey } from "./browser/graph-store";
 export {
   loadWebModel,
   type WebLoadProgress,
@@ -50,6 +53,12 @@ export { normalizeTools, type ToolInput, ToolSchemaError, type ToolSpec, toToolS
 export { RuntimeDisposedError, SessionCreateError, StepInputError } from "./runtime/errors";
 export { OrtSessionRuntime } from "./runtime/ort-session-runtime";
 export type { DecoderRuntime, KvState, StepInput, StepOutput } from "./runtime/types";
-export { createWebRuntime, type WebRuntimeOptions } from "./runtime/web-runtime";
+export {
+  chooseWasmThreads,
+  createWebRuntime,
+  type WasmThreads,
+  type WebRuntimeOptions,
+  webRuntimeThreads,
+} from "./runtime/web-runtime";
 export { type AddedToken, type DecodeOptions, RtoolTokenizer } from "./tokenizer/tokenizer";
 export { VERSION } from "./version";

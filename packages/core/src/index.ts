@@ -5,6 +5,7 @@
  */
 
 export { BatchedRuntime, type BatchedRuntimeOptions, type MergePolicy } from "./batch/batched-runtime";
+export { type CallerLanesOptions, createCallerLanes } from "./batch/caller-lanes";
 export { RequestAbortedError, SequenceGoneError, type SequenceGoneReason } from "./batch/errors";
 export { type KvAnchor, KvLineage, layoutSharedPast, type SharedPastLayout } from "./batch/kv-lineage";
 export { type KvLayout, mergeSteps } from "./batch/merge-steps";

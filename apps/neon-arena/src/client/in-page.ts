@@ -1,30 +1,52 @@
 /**
  * `?engine=in-page`: rt-tiny runs in a Web Worker of this page (served by the app as files),
- * with no rtool-server. The load is reported on `window.rtoolArena.inPage` for the tests and the
- * benchmark.
+ * with no rtool-server. `?threads=N` sets the worker's WASM threads (default: the engine's,
+ * `min(4, hardwareConcurrency)` on this cross-origin isolated page); `?lanes=N` how many calls
+ * the worker decodes at once in merged passes (default the engine's, 4). The load is reported on
+ * `window.rtoolArena.inPage` for the tests and the benchmark.
  */
-import { type InPageEngine, type InPageLoadTimings, inPageEngine } from "@rtool/phaser-plugin/in-page";
+import {
+  type InPageEngine,
+  type InPageLoadTimings,
+  type InPageThreads,
+  inPageEngine,
+} from "@rtool/phaser-plugin/in-page";
 
 /** What the page reports of the in-page model. */
 export interface InPageStatus {
   /** Load times once loaded, null before. */
   timings: InPageLoadTimings | null;
+  /** The worker's WASM threads once loaded, null before. */
+  threads: InPageThreads | null;
+  /** Whether this page is cross-origin isolated (needed for more than one thread). */
+  crossOriginIsolated: boolean;
   /** Why the model could not load, null otherwise. */
   error: string | null;
 }
 
 /** Starts the worker and the model load; `status` is updated as the load ends. */
-export function startInPage(): { engine: InPageEngine; status: InPageStatus } {
-  const status: InPageStatus = { timings: null, error: null };
+export function startInPage(params: URLSearchParams): { engine: InPageEngine; status: InPageStatus } {
+  const status: InPageStatus = { timings: null, threads: null, crossOriginIsolated, error: null };
+  const count = (name: string) => {
+    const value = Number(params.get(name));
+    return Number.isInteger(value) && value > 0 ? value : undefined;
+  };
   const engine = inPageEngine({
     worker: new URL("/in-page-worker.js", location.href),
     modelUrl: new URL("/models/rt-tiny/", location.href).href,
     wasmPaths: new URL("/ort/", location.href).href,
+    numThreads: count("threads"),
+    lanes: count("lanes"),
   });
   engine.ready.then(
     (timings) => {
       status.timings = timings;
-      console.log(`rt-tiny loaded in the page in ${timings.totalMs.toFixed(0)} ms`);
+      status.threads = engine.threads;
+      const via = timings.graphFromCache ? "graph from cache" : "graph built";
+      console.log(
+        `rt-tiny loaded in the page in ${timings.totalMs.toFixed(0)} ms (${via}, ` +
+          `${engine.threads?.numThreads ?? "?"} WASM threads)`,
+      );
     },
     (error: Error) => {
       status.error = error.message;

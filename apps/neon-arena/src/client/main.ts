@@ -35,7 +35,7 @@ const serverUrl = params.get("server") ?? `${location.origin}/rtool`;
 const firstScene = (params.get("scene") ?? "arena") as SceneKey;
 const RENDERERS: Record<string, number> = { canvas: Phaser.CANVAS, webgl: Phaser.WEBGL, auto: Phaser.AUTO };
 const renderer = RENDERERS[params.get("renderer") ?? "canvas"] ?? Phaser.CANVAS;
-const inPage = params.get("engine") === "in-page" ? startInPage() : null;
+const inPage = params.get("engine") === "in-page" ? startInPage(params) : null;
 
 let game: Phaser.Game;
 const hud = new Hud(document.getElementById("bar")!, document.getElementById("hud")!, {

@@ -20,6 +20,11 @@ export interface ArenaAppOptions {
   port?: number;
   /** Minify the bundle; default false. */
   minify?: boolean;
+  /**
+   * Send {@link ISOLATION_HEADERS}, so pages are cross-origin isolated; default true. `false`
+   * shows the in-page engine's one-thread fallback.
+   */
+  isolate?: boolean;
 }
 
 /** A running app server. */
@@ -38,6 +43,22 @@ export class BundleError extends Error {
     this.name = "BundleError";
     this.logs = logs;
   }
+}
+
+/**
+ * Headers on every response: they make the page cross-origin isolated (`crossOriginIsolated`),
+ * which SharedArrayBuffer and so onnxruntime-web's WASM threads need (`?engine=in-page`). The
+ * page loads nothing from other origins, so requiring CORP of them costs nothing.
+ */
+export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-embedder-policy": "require-corp",
+};
+
+/** `response` with {@link ISOLATION_HEADERS} set. */
+export function isolated(response: Response): Response {
+  for (const [name, value] of Object.entries(ISOLATION_HEADERS)) response.headers.set(name, value);
+  return response;
 }
 
 const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "authorization"];
@@ -85,21 +106,25 @@ export async function startArenaApp(options: ArenaAppOptions): Promise<ArenaApp>
     // SSE replies and queued calls can take a while; Bun's default idle timeout is 10 s.
     idleTimeout: 60,
     async fetch(request) {
-      const url = new URL(request.url);
-      if (url.pathname === "/" || url.pathname === "/index.html") {
-        return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
-      }
-      if (url.pathname === "/main.js") {
-        return new Response(bundle, { headers: { "content-type": "text/javascript; charset=utf-8" } });
-      }
-      if (url.pathname === "/favicon.ico") return new Response(null, { status: 204 });
-      const asset = assets(url.pathname);
-      if (asset) return asset;
-      if (url.pathname.startsWith("/rtool/") && upstream)
-        return forward(request, `${upstream}${url.pathname.slice(6)}${url.search}`);
-      return new Response("not found", { status: 404 });
+      const response = await route(request);
+      return options.isolate === false ? response : isolated(response);
     },
   });
+  async function route(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === "/" || url.pathname === "/index.html") {
+      return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+    }
+    if (url.pathname === "/main.js") {
+      return new Response(bundle, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+    }
+    if (url.pathname === "/favicon.ico") return new Response(null, { status: 204 });
+    const asset = assets(url.pathname);
+    if (asset) return asset;
+    if (url.pathname.startsWith("/rtool/") && upstream)
+      return forward(request, `${upstream}${url.pathname.slice(6)}${url.search}`);
+    return new Response("not found", { status: 404 });
+  }
   const port = server.port!;
   return {
     url: `http://${hostname}:${port}/`,

@@ -10,6 +10,7 @@ import { loadModel } from "../load-model";
 import type { Model } from "../model";
 import type { RtoolTokenizer } from "../tokenizer";
 import { BatchedRuntime } from "./batched-runtime";
+import { createCallerLanes } from "./caller-lanes";
 import { RequestAbortedError } from "./errors";
 
 // Loading a model takes seconds on a busy machine.
@@ -31,6 +32,23 @@ const REQUESTS = [
   { query: "go up twice", tools: TOOLS, system: "Game.", maxTokens: 8, includeContent: true },
   { query: "halt now", tools: TOOLS, system: "Other game.", maxTokens: 8, includeContent: true },
 ];
+
+/** `model` on a runtime that counts its forward passes. */
+function counting(model: Model<RtoolTokenizer>) {
+  let passes = 0;
+  const runtime = new Proxy(model.runtime, {
+    get(target, key, receiver) {
+      if (key === "step")
+        return (input: Parameters<typeof target.step>[0]) => {
+          passes++;
+          return target.step(input);
+        };
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { model: { runtime, tokenizer: model.tokenizer }, passes: () => passes };
+}
 
 describe("core batches concurrent callers", () => {
   let model: Model<RtoolTokenizer>;
@@ -57,6 +75,26 @@ describe("core batches concurrent callers", () => {
     });
     // The two calls' steps were merged: fewer forward passes than steps.
     expect(batched.counters.passes).toBeLessThan(batched.counters.steps);
+  });
+
+  test("caller lanes decode concurrent calls in shared passes and get what each gets alone", async () => {
+    const alone: CallResult[] = [];
+    for (const request of REQUESTS)
+      alone.push(await (await createRealtimeCaller(model, OPTIONS)).call(request));
+    const merged = counting(model);
+    const lanes = createCallerLanes(merged.model, 2, { ...OPTIONS, mergePolicy: "always" });
+    expect(lanes).toHaveLength(2);
+    const together = await Promise.all(lanes.map((lane, i) => lane.call(REQUESTS[i]!)));
+    together.forEach((result, i) => {
+      expect(result.heads).toEqual(alone[i]!.heads);
+      expect(result.args).toEqual(alone[i]!.args);
+    });
+    // fewer passes on the model than the same calls one after the other
+    const serial = counting(model);
+    const [one] = createCallerLanes(serial.model, 1, OPTIONS);
+    for (const request of REQUESTS) await one!.call(request);
+    expect(merged.passes()).toBeLessThan(serial.passes());
+    expect(() => createCallerLanes(model, 0)).toThrow(RangeError);
   });
 
   test("a step of an aborted request is refused and counted", async () => {

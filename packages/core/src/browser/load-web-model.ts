@@ -2,7 +2,8 @@
  * `loadWebModel(url)`: a Hugging Face model directory served over HTTP (config.json,
  * model.safetensors, tokenizer.json) to a running {@link Model} on onnxruntime-web. The graph is
  * built in the page or worker by the same `buildQwenGraph` as on the server, from the same
- * weights, so both run the same ONNX model.
+ * weights, so both run the same ONNX model; the built graph is kept in the Cache API, so later
+ * loads skip the build.
  */
 import { buildQwenGraph, type WeightProvider } from "../graph/qwen";
 import { Model } from "../model";
@@ -10,8 +11,16 @@ import { parseQwenConfig } from "../model/parse-config";
 import { checkQwenWeights } from "../model/qwen-weights";
 import { safetensorsFromBytes } from "../model/safetensors-bytes";
 import { planQuantization } from "../quant/select";
-import { createWebRuntime, type WebRuntimeOptions } from "../runtime/web-runtime";
+import type { OrtSessionRuntime } from "../runtime/ort-session-runtime";
+import {
+  chooseWasmThreads,
+  createWebRuntime,
+  type WasmThreads,
+  type WebRuntimeOptions,
+  webRuntimeThreads,
+} from "../runtime/web-runtime";
 import { RtoolTokenizer } from "../tokenizer/tokenizer";
+import { graphStore, webGraphCacheKey } from "./graph-store";
 import { fetchModelFile, type ModelFileOptions, parseJsonFile } from "./model-files";
 
 /** Where {@link loadWebModel} is, with the time spent so far. */
@@ -24,6 +33,11 @@ export interface WebLoadProgress {
 /** Options of {@link loadWebModel}. */
 export interface WebModelOptions extends ModelFileOptions, WebRuntimeOptions {
   onProgress?: (progress: WebLoadProgress) => void;
+  /**
+   * Keep the built graph in the Cache API (cache `cacheName`) and read it back on later loads
+   * instead of building it; default true. Off where `cacheName` is false.
+   */
+  graphCache?: boolean;
 }
 
 /** Times of one load, in ms (for benchmark reports). */
@@ -32,6 +46,8 @@ export interface WebLoadTimings {
   buildGraphMs: number;
   createSessionMs: number;
   totalMs: number;
+  /** Whether the graph came from the cache (`buildGraphMs` is then the key's hashing and the read). */
+  graphFromCache: boolean;
 }
 
 /**
@@ -49,7 +65,7 @@ export interface WebLoadTimings {
 export async function loadWebModel(
   baseUrl: string | URL,
   options: WebModelOptions = {},
-): Promise<{ model: Model<RtoolTokenizer>; timings: WebLoadTimings }> {
+): Promise<{ model: Model<RtoolTokenizer>; timings: WebLoadTimings; wasm: WasmThreads }> {
   const started = performance.now();
   const since = () => performance.now() - started;
   const report = (stage: WebLoadProgress["stage"]) => options.onProgress?.({ stage, ms: since() });
@@ -71,19 +87,49 @@ export async function loadWebModel(
   const quant = planQuantization(config, undefined, url("config.json"));
   const source = safetensorsFromBytes(weightBytes, url("model.safetensors"));
   checkQwenWeights(config, source, { checkLinear: quant.checkLinear });
-  const weights: WeightProvider = (name) => ({
-    data: source.readFloat32(name),
-    shape: [...(source.tensors.get(name)?.shape ?? [])],
-  });
-  const graph = buildQwenGraph(config, weights, quant.graphOptionsFor(source)).serialize();
+  const build = () => {
+    const weights: WeightProvider = (name) => ({
+      data: source.readFloat32(name),
+      shape: [...(source.tensors.get(name)?.shape ?? [])],
+    });
+    return buildQwenGraph(config, weights, quant.graphOptionsFor(source)).serialize();
+  };
+  const cacheName = options.cacheName ?? "rtool-models";
+  const useCache = options.graphCache !== false && cacheName !== false;
+  const key = useCache ? await webGraphCacheKey(configBytes, weightBytes, quant.cacheVariant) : null;
+  const store = graphStore(cacheName, base, key);
+  const cached = await store.read();
+  const graph = cached ?? build();
   const buildGraphMs = since() - fetchMs;
 
   report("create-session");
-  const runtime = await createWebRuntime(config, graph, options);
+  const threads = chooseWasmThreads(options.numThreads);
+  let runtime: OrtSessionRuntime;
+  if (cached) {
+    try {
+      runtime = await createWebRuntime(config, cached, options);
+    } catch {
+      // a graph this onnxruntime-web cannot open: forget it and build afresh
+      await store.drop();
+      const built = build();
+      runtime = await createWebRuntime(config, built, options);
+      await store.write(built);
+    }
+  } else {
+    runtime = await createWebRuntime(config, graph, options);
+    await store.write(graph);
+  }
   const totalMs = since();
   report("ready");
   return {
     model: new Model(runtime, tokenizer),
-    timings: { fetchMs, buildGraphMs, createSessionMs: totalMs - fetchMs - buildGraphMs, totalMs },
+    timings: {
+      fetchMs,
+      buildGraphMs,
+      createSessionMs: totalMs - fetchMs - buildGraphMs,
+      totalMs,
+      graphFromCache: cached !== null,
+    },
+    wasm: { ...threads, numThreads: webRuntimeThreads() },
   };
 }

@@ -24,7 +24,7 @@ export class ModelFetchError extends Error {
 }
 
 /** The cache to use, or null where the Cache API is absent or refused (opaque origins, private modes). */
-async function openCache(name: string | false): Promise<Cache | null> {
+export async function openCache(name: string | false): Promise<Cache | null> {
   if (name === false || typeof caches === "undefined") return null;
   try {
     return await caches.open(name);

@@ -16,8 +16,10 @@ const WEB_TENSORS: OrtTensorFactory = {
 /** Options of {@link createWebRuntime}. */
 export interface WebRuntimeOptions {
   /**
-   * WASM threads; default 1. More threads need a cross-origin isolated page (COOP/COEP headers)
-   * and only pay off for models far larger than rt-tiny, whose steps are a few small matmuls.
+   * WASM threads; default `min(4, navigator.hardwareConcurrency)`. More than one needs
+   * SharedArrayBuffer, i.e. a cross-origin isolated page (served with
+   * `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp`);
+   * elsewhere the runtime uses one thread and says why ({@link WasmThreads.note}).
    */
   numThreads?: number;
   /**
@@ -25,6 +27,51 @@ export interface WebRuntimeOptions {
    * the script that imported onnxruntime-web, which a bundler may have moved.
    */
   wasmPaths?: string;
+  /** Where the one-thread fallback is reported; default `console.warn`. */
+  onWarning?: (message: string) => void;
+}
+
+/** The WASM threads a runtime asked for and got. */
+export interface WasmThreads {
+  /** Threads asked for (the option, or the default). */
+  requested: number;
+  /** Threads onnxruntime-web runs with. */
+  numThreads: number;
+  /** Whether this page or worker is cross-origin isolated (SharedArrayBuffer usable). */
+  crossOriginIsolated: boolean;
+  /** Why fewer threads than requested, or null. */
+  note: string | null;
+}
+
+const MAX_DEFAULT_THREADS = 4;
+
+/**
+ * The threads to run with here: `requested` (default `min(4, hardwareConcurrency)`), or 1 where
+ * the page is not cross-origin isolated, with the reason in `note`.
+ *
+ * @example
+ * ```ts
+ * const { numThreads, note } = chooseWasmThreads(); // 4 on an isolated page of an 8-core machine
+ * ```
+ */
+export function chooseWasmThreads(requested?: number): WasmThreads {
+  const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
+  const asked = Math.max(1, Math.floor(requested ?? Math.min(MAX_DEFAULT_THREADS, cores)));
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  if (asked === 1 || isolated)
+    return { requested: asked, numThreads: asked, crossOriginIsolated: isolated, note: null };
+  const note =
+    `onnxruntime-web runs on 1 WASM thread instead of ${asked}: this page is not cross-origin isolated ` +
+    "(serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)";
+  return { requested: asked, numThreads: 1, crossOriginIsolated: false, note };
+}
+
+/**
+ * The threads onnxruntime-web runs with, once a session exists (it reads them when its WASM
+ * module starts, once per page or worker).
+ */
+export function webRuntimeThreads(): number {
+  return ort.env.wasm.numThreads ?? 1;
 }
 
 /**
@@ -44,7 +91,12 @@ export async function createWebRuntime(
   options: WebRuntimeOptions = {},
 ): Promise<OrtSessionRuntime> {
   // env is global to onnxruntime-web and read when its WASM module is first instantiated
-  ort.env.wasm.numThreads = options.numThreads ?? 1;
+  const threads = chooseWasmThreads(options.numThreads);
+  // silent where there is no page to isolate (Bun, Node) and nobody asked for threads
+  const inBrowser = "crossOriginIsolated" in globalThis;
+  if (threads.note && (inBrowser || options.numThreads !== undefined))
+    (options.onWarning ?? console.warn)(threads.note);
+  ort.env.wasm.numThreads = threads.numThreads;
   if (options.wasmPaths !== undefined) ort.env.wasm.wasmPaths = options.wasmPaths;
   let session: ort.InferenceSession;
   try {

@@ -12,7 +12,7 @@ import {
   ServerUnavailableError,
   type Transport,
 } from "../transport";
-import type { FromWorker, InPageLoadTimings, InPageModelOptions, ToWorker } from "./protocol";
+import type { FromWorker, InPageLoadTimings, InPageModelOptions, InPageThreads, ToWorker } from "./protocol";
 
 /** The page's handle on the worker (a `Worker` fits). */
 export interface WorkerLike {
@@ -35,6 +35,8 @@ export interface InPageEngine {
   readonly transport: Transport;
   /** Settles when the model is loaded (with its load times) or could not be. */
   readonly ready: Promise<InPageLoadTimings>;
+  /** The worker's WASM threads, once loaded (null before, or from a core that does not say). */
+  readonly threads: InPageThreads | null;
   /** Stops the worker; calls in flight fail. */
   terminate(): void;
 }
@@ -75,9 +77,13 @@ export function inPageEngine(options: InPageEngineOptions): InPageEngine {
     settle = { resolve, reject };
   });
   ready.catch(() => undefined);
+  let threads: InPageThreads | null = null;
 
   worker.addEventListener("message", ({ data }) => {
-    if (data.type === "loaded") return settle.resolve(data.timings);
+    if (data.type === "loaded") {
+      threads = data.threads;
+      return settle.resolve(data.timings);
+    }
     if (data.type === "load-failed") return settle.reject(new Error(`in-page model: ${data.message}`));
     const call = pending.get(data.id);
     if (!call) return;
@@ -120,6 +126,9 @@ export function inPageEngine(options: InPageEngineOptions): InPageEngine {
     kind: "in-page",
     transport,
     ready,
+    get threads() {
+      return threads;
+    },
     terminate() {
       worker.terminate?.();
       for (const call of pending.values())

@@ -21,10 +21,12 @@ const moveTool = {
 const tools = [{ type: "function" as const, function: moveTool }];
 
 /** A core whose caller answers `move(direction)` from the query's last word, after `delayMs`. */
-function scriptedCore(options: { delayMs?: number; loadError?: string } = {}) {
+function scriptedCore(options: { delayMs?: number; loadError?: string; withLanes?: boolean } = {}) {
   const decoded: string[] = [];
   const formats: string[] = [];
   let callers = 0;
+  /** Calls decoding now, and the most at once. */
+  const concurrency = { now: 0, most: 0 };
   const result = (request: CoreCallRequest): CoreCallResult => {
     decoded.push(request.query);
     formats.push(request.format);
@@ -38,30 +40,47 @@ function scriptedCore(options: { delayMs?: number; loadError?: string } = {}) {
       errors: [],
     };
   };
-  const wait = () => new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+  const wait = async () => {
+    concurrency.most = Math.max(concurrency.most, ++concurrency.now);
+    await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+    concurrency.now--;
+  };
+  const caller = () => ({
+    call: async (request: CoreCallRequest) => {
+      await wait();
+      return result(request);
+    },
+    async *stream(request: CoreCallRequest) {
+      await wait();
+      const call = result(request);
+      for (const [head, text] of Object.entries(call.heads))
+        yield { head, text: text ?? null, done: true as const };
+      yield { call };
+    },
+  });
   const core: InPageCore = {
     async loadWebModel() {
       if (options.loadError) throw new Error(options.loadError);
-      return { model: {}, timings: { fetchMs: 1, buildGraphMs: 2, createSessionMs: 3, totalMs: 6 } };
+      return {
+        model: {},
+        timings: { fetchMs: 1, buildGraphMs: 2, createSessionMs: 3, totalMs: 6, graphFromCache: true },
+        wasm: { requested: 4, numThreads: 4, crossOriginIsolated: true, note: null },
+      };
     },
     async createRealtimeCaller() {
       callers++;
-      return {
-        call: async (request) => {
-          await wait();
-          return result(request);
-        },
-        async *stream(request) {
-          await wait();
-          const call = result(request);
-          for (const [head, text] of Object.entries(call.heads))
-            yield { head, text: text ?? null, done: true as const };
-          yield { call };
-        },
-      };
+      return caller();
     },
+    ...(options.withLanes
+      ? {
+          createCallerLanes: (_model: never, lanes: number) => {
+            callers += lanes;
+            return Array.from({ length: lanes }, caller);
+          },
+        }
+      : {}),
   };
-  return { core, decoded, formats, callers: () => callers };
+  return { core, decoded, formats, concurrency, callers: () => callers };
 }
 
 const channels: MessageChannel[] = [];
@@ -73,12 +92,17 @@ afterEach(() => {
 });
 
 /** The engine and a worker host on the two ends of one channel. */
-function connect(core: InPageCore, stream = true) {
+function connect(core: InPageCore, stream = true, lanes?: number) {
   const channel = new MessageChannel();
   channels.push(channel);
   serveInPageWorker(channel.port2 as unknown as WorkerScope, core);
   channel.port2.start();
-  const engine = inPageEngine({ worker: channel.port1 as unknown as WorkerLike, modelUrl: "/m/", stream });
+  const engine = inPageEngine({
+    worker: channel.port1 as unknown as WorkerLike,
+    modelUrl: "/m/",
+    stream,
+    ...(lanes ? { lanes } : {}),
+  });
   channel.port1.start();
   return engine;
 }
@@ -87,7 +111,9 @@ describe("in-page engine", () => {
   test("loads, then answers a command through the client with head events first", async () => {
     const { core } = scriptedCore();
     const engine = connect(core);
-    expect((await engine.ready).totalMs).toBe(6);
+    expect(engine.threads).toBeNull();
+    expect(await engine.ready).toMatchObject({ totalMs: 6, graphFromCache: true });
+    expect(engine.threads).toMatchObject({ numThreads: 4, crossOriginIsolated: true });
     const client = new AgentClient({ transport: engine.transport });
     const moved: string[] = [];
     const heads: string[] = [];
@@ -113,6 +139,32 @@ describe("in-page engine", () => {
     expect((await first).function).toBe("move");
     expect((await third).args).toEqual({ direction: "up" });
     expect(decoded).toEqual(["go up", "go up"]);
+  });
+
+  test("calls decode on lanes at once; calls beyond the free lanes queue, and leave it when cancelled", async () => {
+    const { core, decoded, concurrency, callers } = scriptedCore({ delayMs: 30, withLanes: true });
+    const { transport } = connect(core, false, 2);
+    const controller = new AbortController();
+    const sent = [
+      transport.send({ format: "v2", query: "ship up", tools }),
+      transport.send({ format: "v2", query: "ship down", tools }),
+      transport.send({ format: "v2", query: "late down", tools }, { signal: controller.signal }),
+      transport.send({ format: "v2", query: "squad up", tools }),
+    ];
+    controller.abort();
+    await expect(sent[2]!).rejects.toMatchObject({ name: "AbortError" });
+    await Promise.all([sent[0], sent[1], sent[3]]);
+    expect(callers()).toBe(2);
+    expect(concurrency.most).toBe(2);
+    expect(decoded).toEqual(["ship up", "ship down", "squad up"]);
+  });
+
+  test("lanes: 1 decodes one call at a time", async () => {
+    const { core, concurrency, callers } = scriptedCore({ delayMs: 10, withLanes: true });
+    const { transport } = connect(core, false, 1);
+    await Promise.all(["a up", "b down"].map((query) => transport.send({ format: "v2", query, tools })));
+    expect(callers()).toBe(1);
+    expect(concurrency.most).toBe(1);
   });
 
   test("one caller serves both formats, each request carrying its own", async () => {

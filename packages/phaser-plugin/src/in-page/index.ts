@@ -13,6 +13,7 @@ export type {
   InPageCore,
   InPageLoadTimings,
   InPageModelOptions,
+  InPageThreads,
   ToWorker,
 } from "./protocol";
 export { serveInPageWorker, type WorkerScope } from "./worker-host";

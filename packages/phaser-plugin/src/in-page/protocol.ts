@@ -12,10 +12,19 @@ export interface InPageModelOptions {
   modelUrl: string;
   /** Where onnxruntime-web's `.wasm` files are served, e.g. "/ort/"; default next to the worker script. */
   wasmPaths?: string;
-  /** WASM threads; default 1. */
+  /**
+   * WASM threads; default `min(4, hardwareConcurrency)` where the page is cross-origin isolated
+   * (COOP `same-origin` + COEP `require-corp`), else 1 (the worker logs why).
+   */
   numThreads?: number;
   /** Cache API cache for the model files; default "rtool-models"; false never caches. */
   cacheName?: string | false;
+  /**
+   * Calls the worker decodes at once, their forward passes merged (so two agents' calls share a
+   * pass instead of queuing); default 4; 1 decodes one call at a time. Needs a core with
+   * `createCallerLanes`.
+   */
+  lanes?: number;
 }
 
 /** Model load times, in ms, as the worker measured them. */
@@ -24,6 +33,17 @@ export interface InPageLoadTimings {
   buildGraphMs: number;
   createSessionMs: number;
   totalMs: number;
+  /** Whether the built graph came from the browser's cache (no graph build on this load). */
+  graphFromCache?: boolean;
+}
+
+/** The WASM threads the worker's runtime asked for and got (`@rtool/core`'s `WasmThreads`). */
+export interface InPageThreads {
+  requested: number;
+  numThreads: number;
+  crossOriginIsolated: boolean;
+  /** Why fewer threads than requested, or null. */
+  note: string | null;
 }
 
 /** Page to worker. */
@@ -34,7 +54,7 @@ export type ToWorker =
 
 /** Worker to page. */
 export type FromWorker =
-  | { type: "loaded"; timings: InPageLoadTimings }
+  | { type: "loaded"; timings: InPageLoadTimings; threads: InPageThreads | null }
   | { type: "load-failed"; message: string }
   | { type: "head"; id: number; head: string; text: string }
   | { type: "reply"; id: number; reply: CallReply }
@@ -69,6 +89,8 @@ export interface InPageCore {
   loadWebModel(
     url: string,
     options: Omit<InPageModelOptions, "modelUrl">,
-  ): Promise<{ model: unknown; timings: InPageLoadTimings }>;
+  ): Promise<{ model: unknown; timings: InPageLoadTimings; wasm?: InPageThreads }>;
   createRealtimeCaller(model: never, options: { cacheSystemTurn?: boolean }): Promise<CoreCaller>;
+  /** Callers whose concurrent calls share forward passes (`@rtool/core`'s); without it, one caller. */
+  createCallerLanes?(model: never, lanes: number, options: { cacheSystemTurn?: boolean }): CoreCaller[];
 }

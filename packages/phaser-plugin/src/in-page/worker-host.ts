@@ -1,8 +1,9 @@
 /**
- * The worker side of the in-page engine: loads the model once, then decodes the page's calls one
- * at a time. Calls wait in a queue while another decodes; a cancelled call (its agent's request
- * was superseded, invalidated or timed out on the page) leaves the queue without costing a
- * forward pass, so the newest request of each agent is the one that runs.
+ * The worker side of the in-page engine: loads the model once, then decodes the page's calls on
+ * a few lanes at once (`lanes`, default 4), whose forward passes merge, so one agent's call does
+ * not wait for another's to finish. Calls beyond the free lanes wait in a queue; a cancelled call
+ * (its agent's request was superseded, invalidated or timed out on the page) leaves the queue
+ * without costing a forward pass, so the newest request of each agent is the one that runs.
  */
 import type { CallReply } from "../transport";
 import type {
@@ -21,6 +22,7 @@ export interface WorkerScope {
 }
 
 const NULL_HEAD = "<|null|>";
+const DEFAULT_LANES = 4;
 /** Errors of a request that is itself wrong; retrying it unchanged will not help. */
 const REQUEST_ERRORS = new Set([
   "CallerInputError",
@@ -58,22 +60,30 @@ function toReply(result: CoreCallResult, latencyMs: number): CallReply {
  * ```
  */
 export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
-  // One caller for both formats: each request names its own, so the page holds one prefix cache.
-  let caller: Promise<CoreCaller> | null = null;
+  // Callers for both formats: each request names its own, so the page holds one prefix cache.
+  let callers: Promise<CoreCaller[]> | null = null;
   const queue: Extract<ToWorker, { type: "call" }>[] = [];
   let model: Promise<unknown> | null = null;
-  let running = false;
+  let lanes = DEFAULT_LANES;
+  /** Indices of the lanes not decoding a call now; null until the callers exist (or failed to). */
+  let free: number[] | null = null;
+  let waiting = false;
 
-  const theCaller = (): Promise<CoreCaller> => {
+  const theCallers = (): Promise<CoreCaller[]> => {
     // the system turn as its own cache entry: every agent with the same tools reuses it
-    caller ??= (async () => core.createRealtimeCaller((await model) as never, { cacheSystemTurn: true }))();
-    return caller;
+    callers ??= (async () => {
+      const loaded = (await model) as never;
+      const options = { cacheSystemTurn: true };
+      if (core.createCallerLanes && lanes > 1) return core.createCallerLanes(loaded, lanes, options);
+      return [await core.createRealtimeCaller(loaded, options)];
+    })();
+    return callers;
   };
 
-  const decode = async ({ id, request, stream }: Extract<ToWorker, { type: "call" }>): Promise<void> => {
+  const decode = async (lane: number, { id, request, stream }: Extract<ToWorker, { type: "call" }>) => {
     const started = performance.now();
     try {
-      const caller = await theCaller();
+      const caller = (await theCallers())[lane]!;
       let result: CoreCallResult | undefined;
       if (stream) {
         for await (const event of caller.stream(request)) {
@@ -98,21 +108,38 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
     }
   };
 
-  const pump = async (): Promise<void> => {
-    if (running) return;
-    running = true;
-    try {
-      for (let next = queue.shift(); next; next = queue.shift()) await decode(next);
-    } finally {
-      running = false;
+  /** Starts queued calls on free lanes, oldest first; each lane takes the next call when done. */
+  const pump = (): void => {
+    if (free === null) {
+      // calls stay in the queue (cancellable) until the model and its callers are there
+      if (waiting) return;
+      waiting = true;
+      const open = (count: number) => {
+        free = Array.from({ length: count }, (_, i) => count - 1 - i);
+        pump();
+      };
+      // without callers, the one lane fails each call with the load's error
+      theCallers().then(
+        (all) => open(all.length),
+        () => open(1),
+      );
+      return;
+    }
+    while (free.length > 0 && queue.length > 0) {
+      const lane = free.pop()!;
+      void decode(lane, queue.shift()!).finally(() => {
+        free!.push(lane);
+        pump();
+      });
     }
   };
 
   const load = (options: InPageModelOptions) => {
-    const { modelUrl, ...rest } = options;
+    const { modelUrl, lanes: wanted, ...rest } = options;
+    if (wanted !== undefined) lanes = Math.max(1, Math.floor(wanted));
     model = core.loadWebModel(modelUrl, rest).then(
-      ({ model, timings }) => {
-        scope.postMessage({ type: "loaded", timings });
+      ({ model, timings, wasm }) => {
+        scope.postMessage({ type: "loaded", timings, threads: wasm ?? null });
         return model;
       },
       (error: unknown) => {
@@ -128,7 +155,7 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
     if (data.type === "load") load(data.options);
     else if (data.type === "call") {
       queue.push(data);
-      void pump();
+      pump();
     } else if (data.type === "cancel") {
       const at = queue.findIndex((queued) => queued.id === data.id);
       if (at >= 0) {
