@@ -15,8 +15,10 @@ export {
   type OpenSequenceOptions,
   SequenceBatch,
   type SequenceBatchOptions,
+  type SequenceBatchStats,
   type SequenceId,
   type SequenceInfo,
+  type SequenceMergeOptions,
   type SequenceStep,
   type SequenceStepResult,
 } from "./batch/sequence-batch";
