@@ -4,24 +4,13 @@
  * @packageDocumentation
  */
 
-export { BatchedRuntime, type BatchedRuntimeOptions, type MergePolicy } from "./batch/batched-runtime";
-export { RequestAbortedError, SequenceGoneError, type SequenceGoneReason } from "./batch/errors";
+export { BatchedRuntime, type BatchedRuntimeOptions } from "./batch/batched-runtime";
 export { type KvAnchor, KvLineage, layoutSharedPast, type SharedPastLayout } from "./batch/kv-lineage";
 export { type KvLayout, mergeSteps } from "./batch/merge-steps";
 export { PassCostModel, type PassCostOptions, weightCount } from "./batch/pass-cost";
 export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./batch/prefix-cache";
 export { PrefixCache } from "./batch/prefix-cache";
-export {
-  type OpenSequenceOptions,
-  SequenceBatch,
-  type SequenceBatchOptions,
-  type SequenceBatchStats,
-  type SequenceId,
-  type SequenceInfo,
-  type SequenceMergeOptions,
-  type SequenceStep,
-  type SequenceStepResult,
-} from "./batch/sequence-batch";
+export * from "./batch/public";
 export { copyPositions, type KvRun, type KvSource, SplitKv } from "./batch/split-kv";
 export type { MaskRow } from "./batch/tree-mask";
 export { buildStepMask, causalRows, MASKED } from "./batch/tree-mask";
