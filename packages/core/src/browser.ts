@@ -1,7 +1,7 @@
 /**
  * `@rtool/core/browser`: the call path for pages and Web Workers, with no Node-only import.
- * Prompt, tokenizer, multi-head decoder, constraints and call mapping are the same modules as
- * the Node entry's; the runtime is onnxruntime-web (WASM) instead of onnxruntime-node, and the
+ * Prompt, tokenizer, sequence batch (`SequenceBatch`), multi-head decoder, constraints and call
+ * mapping are the same modules as the Node entry's; the runtime is onnxruntime-web (WASM) instead of onnxruntime-node, and the
  * model is fetched by URL (kept in the Cache API) instead of read from a directory.
  *
  * @example
@@ -14,9 +14,10 @@
  * @packageDocumentation
  */
 
-export { BatchedRuntime, type BatchedRuntimeOptions, type MergePolicy } from "./batch/batched-runtime";
 export { type CallerLanesOptions, createCallerLanes } from "./batch/caller-lanes";
+export type { PrefixCacheStats } from "./batch/prefix-cache";
 export { PrefixCache } from "./batch/prefix-cache";
+export * from "./batch/public";
 export { webGraphCacheKey } from "./browser/graph-store";
 export {
   loadWebModel,

@@ -4,23 +4,14 @@
  * @packageDocumentation
  */
 
-export { BatchedRuntime, type BatchedRuntimeOptions, type MergePolicy } from "./batch/batched-runtime";
+export { BatchedRuntime, type BatchedRuntimeOptions } from "./batch/batched-runtime";
 export { type CallerLanesOptions, createCallerLanes } from "./batch/caller-lanes";
-export { RequestAbortedError, SequenceGoneError, type SequenceGoneReason } from "./batch/errors";
 export { type KvAnchor, KvLineage, layoutSharedPast, type SharedPastLayout } from "./batch/kv-lineage";
 export { type KvLayout, mergeSteps } from "./batch/merge-steps";
 export { PassCostModel, type PassCostOptions, weightCount } from "./batch/pass-cost";
 export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./batch/prefix-cache";
 export { PrefixCache } from "./batch/prefix-cache";
-export {
-  type OpenSequenceOptions,
-  SequenceBatch,
-  type SequenceBatchOptions,
-  type SequenceId,
-  type SequenceInfo,
-  type SequenceStep,
-  type SequenceStepResult,
-} from "./batch/sequence-batch";
+export * from "./batch/public";
 export { copyPositions, type KvRun, type KvSource, SplitKv } from "./batch/split-kv";
 export type { MaskRow } from "./batch/tree-mask";
 export { buildStepMask, causalRows, MASKED } from "./batch/tree-mask";

@@ -201,10 +201,10 @@ describe("cross-request batching", () => {
     for (const q of queries) alone.push(await call("/v2/function_call", fixtureBody(q)));
     // A first burst leaves the system prompt in every lane's prefix cache.
     await Promise.all(queries.map((q) => call("/v2/function_call", fixtureBody(q))));
-    const before = { ...loaded.runtime.counters };
+    const before = loaded.batchStats();
     const together = await Promise.all(queries.map((q) => call("/v2/function_call", fixtureBody(q))));
-    const passes = loaded.runtime.counters.passes - before.passes;
-    const steps = loaded.runtime.counters.steps - before.steps;
+    const passes = loaded.batchStats().passes - before.passes;
+    const steps = loaded.batchStats().steps - before.steps;
     expect(passes).toBeLessThan(steps);
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toMatch(/rtool_forward_passes [1-9]/);

@@ -1,19 +1,19 @@
 /**
- * From a model directory to what the server serves: `loadModel`, a {@link BatchedRuntime} over
- * its runtime, and one {@link CallerPool} of real-time callers (lanes) on it with one prefix cache,
- * serving both prompt formats (each request names its own).
+ * From a model directory to what the server serves: `loadModel`, one of core's
+ * {@link SequenceBatch} over its runtime (merging concurrent requests' passes, with one prefix
+ * cache and the request's abort signal), and one {@link CallerPool} of real-time callers (lanes)
+ * in it, serving both prompt formats (each request names its own).
  */
 import {
-  BatchedRuntime,
   type CallerModel,
   type LoadProgress,
   loadModel,
   loadModelInWorker,
   type MergePolicy,
-  PrefixCache,
   RealtimeCaller,
   type RtoolTokenizer,
   SequenceBatch,
+  type SequenceBatchStats,
 } from "@rtool/core";
 import { DEFAULT_CONCURRENCY } from "./batching/call-queue";
 import { CallerPool } from "./batching/caller-pool";
@@ -53,9 +53,12 @@ export interface LoadCallersOptions {
   onPass?: (requests: number, rows: number) => void;
 }
 
-/** A loaded model with its batching runtime (for metrics and benchmarks). */
+/** A loaded model with its sequence batch (for metrics and benchmarks). */
 export interface LoadedCallers extends LoadedModel {
-  runtime: BatchedRuntime;
+  /** The sequence batch that lanes and completions share (core's: passes, KV, prefix cache). */
+  sequences: SequenceBatch;
+  /** Passes, steps, aborted steps, open sequences and the prefix cache (`sequences.stats()`). */
+  batchStats(): SequenceBatchStats;
   /** The lanes serving both formats (also `caller`). */
   pool: CallerPool;
   /** `/v1/completions` on the same batching runtime. */
@@ -101,20 +104,24 @@ export interface ModelToServe extends CallerModel {
  * ```
  */
 export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}): LoadedCallers {
-  const runtime = new BatchedRuntime(model.runtime, {
-    onPass: options.onPass,
-    policy: options.mergePolicy,
-    // A request's steps stop at its next forward pass once it aborts (see cancel/abort-scope.ts).
-    currentSignal: currentRequestSignal,
+  // One sequence batch for all lanes and completions: core opens every prompt and head there,
+  // and merges concurrent requests' steps into shared passes. Its one prefix cache serves all
+  // lanes and both formats: it keys on tokens, so a lane never prefills what another has cached,
+  // calls continuing from the same cached prefix share it in merged passes, and v1 and v2 share
+  // one memory budget instead of holding one each.
+  const sequences = new SequenceBatch(model.runtime, {
+    prefixCacheBytes: options.prefixCacheBytes ?? 256 * 1024 * 1024,
+    merge: {
+      onPass: options.onPass,
+      policy: options.mergePolicy,
+      // A request's steps stop at its next forward pass once it aborts (see cancel/abort-scope.ts).
+      currentSignal: currentRequestSignal,
+    },
   });
+  // The callers run on the batch's (merging) runtime.
+  const runtime = sequences.runtime;
   const lanes = options.lanes ?? DEFAULT_CONCURRENCY;
-  const cacheBytes = options.prefixCacheBytes ?? 256 * 1024 * 1024;
-  // One cache for all lanes and both formats: it keys on tokens, so a lane never prefills what
-  // another has cached, calls continuing from the same cached prefix share it in merged passes,
-  // and v1 and v2 share one memory budget instead of holding one each.
-  const prefixCache = cacheBytes > 0 ? new PrefixCache(runtime, { maxBytes: cacheBytes }) : undefined;
-  // One sequence batch for all lanes and completions: core opens every prompt and head there.
-  const sequences = new SequenceBatch(runtime, { prefixCache });
+  const { prefixCache } = sequences;
   const pool = new CallerPool(
     () =>
       new RealtimeCaller(
@@ -132,10 +139,10 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
   return {
     caller: pool,
     pool,
-    runtime,
+    sequences,
     provider: runtime.provider,
     completions: new LocalCompletions({ runtime, tokenizer: model.tokenizer }, { sequences }),
-    batchStats: () => ({ ...runtime.counters }),
+    batchStats: () => sequences.stats(),
     dispose: () => model.dispose(),
   };
 }

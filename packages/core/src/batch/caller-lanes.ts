@@ -1,18 +1,17 @@
 /**
  * Several real-time callers ("lanes") on one model that decode at the same time: their steps
- * merge into shared forward passes (one {@link BatchedRuntime}) and they keep one prefix cache,
+ * merge into shared forward passes (one merging {@link SequenceBatch}) and they keep one prefix cache,
  * so two agents' calls cost little more than one instead of queuing behind each other. What a
  * server's caller pool does, for a page's worker or any single-process game.
  */
 import { RealtimeCaller } from "../caller/realtime-caller";
 import type { CallerModel, RealtimeCallerOptions } from "../caller/types";
-import { BatchedRuntime, type MergePolicy } from "./batched-runtime";
-import { PrefixCache } from "./prefix-cache";
-import { SequenceBatch } from "./sequence-batch";
+import type { MergePolicy } from "./batched-runtime";
+import { SequenceBatch, type SequenceMergeOptions } from "./sequence-batch";
 
 /** Options of {@link createCallerLanes}: each lane's caller options, and when steps merge. */
 export interface CallerLanesOptions extends Omit<RealtimeCallerOptions, "prefixCache"> {
-  /** When concurrent steps share a pass; default "cost" (see {@link BatchedRuntime}). */
+  /** When concurrent steps share a pass; default "cost" (see {@link SequenceMergeOptions}). */
   mergePolicy?: MergePolicy;
 }
 
@@ -34,14 +33,19 @@ export function createCallerLanes(
   if (!Number.isInteger(lanes) || lanes < 1)
     throw new RangeError(`lanes must be an integer >= 1, got ${lanes}`);
   const { mergePolicy, ...callerOptions } = options;
-  const runtime = new BatchedRuntime(model.runtime, { policy: mergePolicy });
   const cacheBytes = callerOptions.prefixCacheBytes ?? 256 * 1024 * 1024;
-  const prefixCache = cacheBytes > 0 ? new PrefixCache(runtime, { maxBytes: cacheBytes }) : undefined;
   // one sequence table for all lanes, as the server's pool has: their prompts and heads are
-  // sequences of one SequenceBatch, so the prefix cache and eviction are shared too
-  const sequences = new SequenceBatch(runtime, { prefixCache });
+  // sequences of one merging SequenceBatch, so passes, the prefix cache and eviction are shared
+  const sequences = new SequenceBatch(model.runtime, {
+    prefixCacheBytes: cacheBytes,
+    merge: { policy: mergePolicy },
+  });
   return Array.from(
     { length: lanes },
-    () => new RealtimeCaller({ runtime, tokenizer: model.tokenizer }, { ...callerOptions, sequences }),
+    () =>
+      new RealtimeCaller(
+        { runtime: sequences.runtime, tokenizer: model.tokenizer },
+        { ...callerOptions, sequences },
+      ),
   );
 }

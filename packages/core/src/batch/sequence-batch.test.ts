@@ -9,7 +9,7 @@ import { createModelFromWeights } from "../create-model";
 import { randomQwenWeights } from "../graph/random-weights";
 import type { Model } from "../model";
 import { BatchedRuntime } from "./batched-runtime";
-import { SequenceGoneError } from "./errors";
+import { RequestAbortedError, SequenceGoneError } from "./errors";
 import { PrefixCache } from "./prefix-cache";
 import { SequenceBatch } from "./sequence-batch";
 
@@ -38,6 +38,30 @@ async function forkAlone(turns: number[][]): Promise<Float32Array[]> {
     out.push((await engine.step([{ seq: fork, tokens, logits: tokens.length }])).logits[0]!);
   }
   return out;
+}
+
+/**
+ * Two requests at once (a fork of PROMPT each, stepping FORK_A and FORK_B), each in the batch
+ * `batchOf` gives it: each gets the logits its fork gets alone.
+ */
+async function expectTwoRequestsAlone(batchOf: () => SequenceBatch): Promise<void> {
+  const alone = [await forkAlone(FORK_A), await forkAlone(FORK_B)];
+  const together = await Promise.all(
+    [FORK_A, FORK_B].map(async (turns) => {
+      const engine = batchOf();
+      const fork = engine.open([], { parent: engine.open(PROMPT) });
+      const out: Float32Array[] = [];
+      for (const tokens of turns) {
+        out.push((await engine.step([{ seq: fork, tokens, logits: tokens.length }])).logits[0]!);
+      }
+      return out;
+    }),
+  );
+  together.forEach((turns, r) => {
+    turns.forEach((rows, t) => {
+      expect(maxAbsDiff(rows, alone[r]![t]!)).toBeLessThan(1e-4);
+    });
+  });
 }
 
 describe("SequenceBatch", () => {
@@ -164,24 +188,40 @@ describe("SequenceBatch", () => {
   });
 
   test("two requests' batches over one BatchedRuntime share passes and get what each gets alone", async () => {
-    const alone = [await forkAlone(FORK_A), await forkAlone(FORK_B)];
     const batched = new BatchedRuntime(model.runtime, { policy: "always" });
-    const requests = [FORK_A, FORK_B].map(async (turns) => {
-      const engine = new SequenceBatch(batched);
-      const fork = engine.open([], { parent: engine.open(PROMPT) });
-      const out: Float32Array[] = [];
-      for (const tokens of turns) {
-        out.push((await engine.step([{ seq: fork, tokens, logits: tokens.length }])).logits[0]!);
-      }
-      return out;
-    });
-    const together = await Promise.all(requests);
-    together.forEach((turns, r) => {
-      turns.forEach((rows, t) => {
-        expect(maxAbsDiff(rows, alone[r]![t]!)).toBeLessThan(1e-4);
-      });
-    });
+    await expectTwoRequestsAlone(() => new SequenceBatch(batched));
     expect(batched.counters.passes).toBeLessThan(batched.counters.steps);
+  });
+
+  test("a batch built with merge, prefix cache bytes and a current signal: requests share passes, an aborted one's step is refused", async () => {
+    let signal: AbortSignal | undefined;
+    const passes: number[] = [];
+    const engine = new SequenceBatch(model.runtime, {
+      prefixCacheBytes: 1 << 20,
+      merge: { policy: "always", currentSignal: () => signal, onPass: (requests) => passes.push(requests) },
+    });
+    expect(engine.runtime).toBeInstanceOf(BatchedRuntime);
+    expect(engine.prefixCache).not.toBeNull();
+    await expectTwoRequestsAlone(() => engine);
+    const stats = engine.stats();
+    expect(stats.passes).toBe(passes.length);
+    expect(stats.passes).toBeLessThan(stats.steps);
+    expect(stats.prefixCache?.entries).toBeGreaterThan(0);
+
+    const aborted = new AbortController();
+    aborted.abort();
+    signal = aborted.signal;
+    const prompt = engine.open([...PROMPT, 3]);
+    await expect(engine.step([{ seq: prompt, tokens: [4] }])).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(engine.stats().abortedSteps).toBe(1);
+    expect(() => new SequenceBatch(engine.runtime, { merge: true })).toThrow("merges already");
+  });
+
+  test("a plain batch counts its own passes and has no prefix cache by default", async () => {
+    const engine = new SequenceBatch(model.runtime);
+    const fork = engine.open([], { parent: engine.open(PROMPT) });
+    await engine.step([{ seq: fork, tokens: [60] }]);
+    expect(engine.stats()).toEqual({ passes: 1, steps: 1, abortedSteps: 0, sequences: 2, prefixCache: null });
   });
 
   test("bad steps are refused before anything runs", async () => {

@@ -8,12 +8,14 @@
  * A sequence and every sequence forked from it (its family) share one KV state: the root's
  * tokens, then the forks' tokens as they come, each row masked to see its own sequence only. So
  * one step over several forks is one forward pass, exactly the tree the multi-head decoder runs.
- * Steps of different families (other requests) go to the runtime side by side; over a
- * {@link BatchedRuntime} they are merged into shared passes with everyone else's.
+ * Steps of different families (other requests) go to the runtime side by side; with the `merge`
+ * option (a {@link BatchedRuntime} underneath) they are merged into shared passes with everyone
+ * else's, so a host builds its shared batch from options alone.
  */
 import type { DecoderRuntime, KvState, StepTiming } from "../runtime/types";
+import { BatchedRuntime, type BatchedRuntimeOptions } from "./batched-runtime";
 import { SequenceGoneError, type SequenceGoneReason } from "./errors";
-import type { PrefixCache } from "./prefix-cache";
+import { PrefixCache, type PrefixCacheStats } from "./prefix-cache";
 import { buildStepMask, type MaskRow } from "./tree-mask";
 
 /** A sequence of one {@link SequenceBatch}; ids are never reused by it. */
@@ -77,15 +79,50 @@ export interface SequenceInfo {
   parent: SequenceId | null;
 }
 
+/**
+ * How a {@link SequenceBatch} merges concurrent steps into shared forward passes: `policy`
+ * ("cost" by default: merge only while the merged pass is modelled cheaper), `currentSignal` (the
+ * abort signal of the request the calling code works for, read on every step: a step of an
+ * aborted request is refused with a `RequestAbortedError`, and one still queued leaves the
+ * queue), `onPass` (told after every pass), `maxRows`, `maxPast`.
+ */
+export type SequenceMergeOptions = BatchedRuntimeOptions;
+
 /** Options of {@link SequenceBatch}. */
 export interface SequenceBatchOptions {
   /** Where root sequences' prompts are looked up and stored; none prefills every prompt. */
   prefixCache?: PrefixCache | null;
   /**
+   * Without `prefixCache`: a prefix cache of its own holding at most this many bytes of KV
+   * (LRU); default 0, none.
+   */
+  prefixCacheBytes?: number;
+  /**
    * Open sequences kept; beyond it the least recently used one without open forks, and not in a
    * step, is evicted (later use says so). Default 4096.
    */
   maxSequences?: number;
+  /**
+   * Merge the steps that arrive while a forward pass runs (other families', other callers' of
+   * this batch) into the next pass, each getting exactly what it would get alone: the batch
+   * then runs on a merging runtime over the one given (its `runtime`). `true` for the defaults.
+   * Default: no merging, each family's step is a pass of its own.
+   */
+  merge?: boolean | SequenceMergeOptions;
+}
+
+/** What {@link SequenceBatch.stats} tells. */
+export interface SequenceBatchStats {
+  /** Forward passes run (over a merging runtime: its passes, shared with other batches on it). */
+  passes: number;
+  /** Steps those passes served (more than `passes`: steps shared passes). */
+  steps: number;
+  /** Steps refused or dropped because their request was aborted (`merge.currentSignal`). */
+  abortedSteps: number;
+  /** Open sequences. */
+  sequences: number;
+  /** The prefix cache's hits, misses, entries and tokens held; null without one. */
+  prefixCache: PrefixCacheStats | null;
 }
 
 /** One KV state shared by a root sequence and its forks. */
@@ -139,7 +176,7 @@ interface FamilyPass {
  *
  * @example
  * ```ts
- * const engine = new SequenceBatch(runtime, { prefixCache });
+ * const engine = new SequenceBatch(model.runtime, { prefixCacheBytes: 64 << 20, merge: true });
  * const prompt = engine.open(promptIds);                        // prefix reuse: cached tokens are not fed again
  * const heads = tags.map(() => engine.open([], { parent: prompt }));
  * const { logits } = await engine.step(heads.map((seq, i) => ({ seq, tokens: tags[i] }))); // one pass, prompt included
@@ -152,15 +189,28 @@ export class SequenceBatch {
   /** Why recent ids are gone (bounded: the oldest reasons are forgotten). */
   private readonly gone = new Map<SequenceId, SequenceGoneReason>();
   private nextId = 1;
+  /**
+   * The runtime the passes run on: the one given, or with `merge` the merging runtime over it
+   * (callers that share this batch name this one as their model's runtime).
+   */
+  readonly runtime: DecoderRuntime;
   /** Where root sequences' prompts are looked up and stored (callers sharing the batch share it). */
   readonly prefixCache: PrefixCache | null;
   private readonly maxSequences: number;
+  /** Passes and steps run on a runtime that does not count them itself. */
+  private readonly ownCounters = { passes: 0, steps: 0, abortedSteps: 0 };
 
-  constructor(
-    readonly runtime: DecoderRuntime,
-    options: SequenceBatchOptions = {},
-  ) {
-    this.prefixCache = options.prefixCache ?? null;
+  constructor(runtime: DecoderRuntime, options: SequenceBatchOptions = {}) {
+    if (options.merge) {
+      if (runtime instanceof BatchedRuntime)
+        throw new RangeError("SequenceBatch: `merge` over a runtime that merges already");
+      runtime = new BatchedRuntime(runtime, options.merge === true ? {} : options.merge);
+    }
+    this.runtime = runtime;
+    const cacheBytes = options.prefixCacheBytes ?? 0;
+    if (!(cacheBytes >= 0)) throw new RangeError(`prefixCacheBytes must be >= 0, got ${cacheBytes}`);
+    this.prefixCache =
+      options.prefixCache ?? (cacheBytes > 0 ? new PrefixCache(runtime, { maxBytes: cacheBytes }) : null);
     this.maxSequences = options.maxSequences ?? 4096;
     if (!(this.maxSequences >= 1))
       throw new RangeError(`maxSequences must be >= 1, got ${this.maxSequences}`);
@@ -308,6 +358,16 @@ export class SequenceBatch {
     return this.sequences.size;
   }
 
+  /** Passes, steps and aborted steps so far, open sequences, and the prefix cache's state. */
+  stats(): SequenceBatchStats {
+    const counters = this.runtime instanceof BatchedRuntime ? this.runtime.counters : this.ownCounters;
+    return {
+      ...counters,
+      sequences: this.sequences.size,
+      prefixCache: this.prefixCache?.stats() ?? null,
+    };
+  }
+
   private blank(id: SequenceId, family: Family): Sequence {
     return {
       id,
@@ -388,6 +448,8 @@ export class SequenceBatch {
     const { family } = pass;
     family.busy = true;
     let output: Awaited<ReturnType<DecoderRuntime["step"]>>;
+    this.ownCounters.passes++;
+    this.ownCounters.steps++;
     try {
       output = await this.runtime.step({
         tokenIds: pass.tokenIds,

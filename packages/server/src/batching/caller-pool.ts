@@ -1,7 +1,7 @@
 /**
  * Several callers over one model, used as one. A core caller runs its calls one at a time (they
- * share its prefix cache), so concurrency needs several: each lane is a caller over the same
- * `BatchedRuntime` (from @rtool/core, which merges their forward passes); concurrent calls go to
+ * share its prefix cache), so concurrency needs several: each lane is a caller in the same
+ * `SequenceBatch` (from @rtool/core, which merges their forward passes); concurrent calls go to
  * different lanes. This pool only queues and spreads calls; it never sees a tensor. A call prefers the lane that last served the same system prompt and tools, whose prefix cache
  * already holds them (lanes may also share one prefix cache). Lanes are created on demand, up to a
  * maximum, so a server that sees one client at a time holds one caller. Requests name their

@@ -1,7 +1,7 @@
 /**
  * The abort signal of the request whose work is running now. Routes run a call inside
- * {@link withRequestSignal}; core's `BatchedRuntime` reads {@link currentRequestSignal} on every
- * step (`serveModel` hands it over as its `currentSignal`), so work for a request whose client
+ * {@link withRequestSignal}; core's `SequenceBatch` reads {@link currentRequestSignal} on every
+ * step (`serveModel` hands it over as its `merge.currentSignal`), so work for a request whose client
  * left (or whose deadline passed) stops at its next forward pass, without core's callers and
  * decoders having to pass a signal through every layer.
  */

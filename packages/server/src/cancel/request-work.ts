@@ -2,7 +2,8 @@
  * The one cancellation path of a call route: the request's signal (client disconnect or the
  * request timeout, see `middleware/request-timeout.ts`) guards its queue slot and its model work.
  * The slot is given back the moment the request aborts, so `/health` and the next caller see it
- * free at once; the work itself stops at its next forward pass (see `BatchedRuntime.step`).
+ * free at once; the work itself stops at its next forward pass (core's `SequenceBatch`
+ * refuses it, see `abort-scope.ts`).
  */
 import type { CallQueue } from "../batching/call-queue";
 import { RequestAbortedError, withRequestSignal } from "./abort-scope";

@@ -6,14 +6,7 @@
  * decoded alone: a branch sees the shared prefix and its own tokens only. Prompts that share
  * little are split over several trees, so one forward pass never takes an unbounded batch.
  */
-import {
-  type CallerModel,
-  decodePrompt,
-  type HeadPlan,
-  PrefixCache,
-  SequenceBatch,
-  VocabIndex,
-} from "@rtool/core";
+import { type CallerModel, decodePrompt, type HeadPlan, SequenceBatch, VocabIndex } from "@rtool/core";
 import { CompletionInputError } from "./errors";
 import type { CompletionChoice, CompletionEngine, CompletionRequest, CompletionResult } from "./types";
 
@@ -63,11 +56,7 @@ export class LocalCompletions implements CompletionEngine {
   ) {
     this.vocab = new VocabIndex(model.tokenizer);
     const bytes = options.prefixCacheBytes ?? DEFAULT_CACHE_BYTES;
-    this.sequences =
-      options.sequences ??
-      new SequenceBatch(model.runtime, {
-        prefixCache: bytes > 0 ? new PrefixCache(model.runtime, { maxBytes: bytes }) : null,
-      });
+    this.sequences = options.sequences ?? new SequenceBatch(model.runtime, { prefixCacheBytes: bytes });
     const eos = options.eosTokenIds ?? [model.runtime.config.eosTokenId ?? []].flat();
     this.branchTokens = options.branchTokens ?? 2048;
     this.eosTexts = [...new Set(eos.filter((id) => id < this.vocab.size).map((id) => this.vocab.text(id)))];

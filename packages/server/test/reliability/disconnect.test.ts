@@ -67,15 +67,15 @@ describe("disconnects", () => {
       16,
       "/v1/completions",
       longCompletion(400),
-      () => loaded.runtime.counters.passes,
+      () => loaded.batchStats().passes,
     );
     // The slots come back at once, the passes stop within one pass.
     expect(await until(() => server.queue.running === 0, 1000)).toBe(true);
     await Bun.sleep(4 * PASS_MS);
-    const settled = loaded.runtime.counters.passes;
+    const settled = loaded.batchStats().passes;
     await Bun.sleep(10 * PASS_MS);
-    expect(loaded.runtime.counters.passes).toBe(settled);
-    expect(loaded.runtime.counters.abortedSteps).toBeGreaterThan(0);
+    expect(loaded.batchStats().passes).toBe(settled);
+    expect(loaded.batchStats().abortedSteps).toBeGreaterThan(0);
 
     const started = performance.now();
     const reply = await postJson(`${base}/v1/function_call`, fixtureBody());
@@ -115,8 +115,8 @@ describe("disconnects", () => {
     expect(reply.headers.get("retry-after")).toBeNull();
     const health = (await (await fetch(`${base}/health`)).json()) as { queue: { running: number } };
     expect(health.queue.running).toBe(0);
-    const settled = loaded.runtime.counters.passes;
+    const settled = loaded.batchStats().passes;
     await Bun.sleep(10 * PASS_MS);
-    expect(loaded.runtime.counters.passes - settled).toBeLessThanOrEqual(1);
+    expect(loaded.batchStats().passes - settled).toBeLessThanOrEqual(1);
   });
 });
