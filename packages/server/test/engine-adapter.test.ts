@@ -13,7 +13,7 @@ import { createRealtimeCaller, loadModel, type Model, type RtoolTokenizer } from
 import { LocalCompletions } from "../src/engine/local-completions";
 import { createOpenAiEngine } from "../src/engine/openai-engine";
 import type { Engine } from "../src/engine/types";
-import type { FunctionCallReply } from "../src/schemas/function-call";
+import type { FunctionCallReply } from "@rtool/contract";
 import { createServer, type RtoolServer } from "../src/server";
 import { postJson } from "../src/testing/http";
 import { longContextFixture, scenarioExamples } from "./engine-fixtures";
