@@ -12,7 +12,7 @@ import type {
   RouteVersion,
   FunctionTool as WireTool,
 } from "@rtool/client";
-import type { FunctionTool, RejectionCode, World, WorldEvent } from "@rtool/sim";
+import type { RejectionCode, ScenarioTool, World, WorldEvent } from "@rtool/sim";
 import { checkReply, formatCall, type ReplyVerdict } from "./reply-check";
 
 /** What the runner needs from a client; `RtoolClient` is one. */
@@ -137,7 +137,7 @@ export class EpisodeCallTimeoutError extends Error {
  * schema type admits boolean enum values, the wire type (what the server accepts) does not, and
  * no scenario tool has one.
  */
-export function wireTools(tools: readonly FunctionTool[]): WireTool[] {
+export function wireTools(tools: readonly ScenarioTool[]): WireTool[] {
   return tools as unknown as WireTool[];
 }
 
