@@ -1,7 +1,8 @@
 /**
  * `bun run bench:decode`: multi-head parallel decoding against sequential JSON decoding, in one
  * run, at a tiny shape and the Qwen2.5-0.5B shape (random weights in memory), with the tool sets
- * and first examples of `scenarios/`. Writes bench/results/decode.json, prints a table.
+ * and first examples of `scenarios/`, and rt-tiny's tokenizer from its committed package (only
+ * committed inputs: a fresh clone reruns it). Writes bench/results/decode.json, prints a table.
  *
  * Random weights decode random text, so both sides are teacher-forced to the scenario's expected
  * call (missing required values filled in by type): the multi-head side through
@@ -41,6 +42,7 @@ import {
 } from "../packages/core/src/prompt/tools";
 import type { DecoderRuntime, KvState } from "../packages/core/src/runtime/types";
 import { type RtoolTokenizer, readTokenizerFile } from "../packages/core/src/tokenizer";
+import { RT_TINY_DIR } from "../packages/model-rt-tiny/src";
 import { probeMachine } from "./lib/probes";
 import { rooflineRatio, stepCost, treeMask } from "./lib/roofline";
 import { BENCH_SHAPES } from "./lib/shapes";
@@ -401,14 +403,14 @@ async function measureWarmVsCold(
   };
 }
 
+/**
+ * rt-tiny's tokenizer from its committed model package (not a training run's git-ignored output),
+ * so a fresh clone reruns this bench on the same inputs.
+ */
 function tinyTokenizer(): { tokenizer: RtoolTokenizer; source: string } {
-  const trained = join(root, "tools/train/out/tokenizer.json");
-  if (existsSync(trained))
-    return { tokenizer: readTokenizerFile(trained), source: "tools/train/out/tokenizer.json (rt-tiny)" };
-  const fixture = join(root, "packages/core/test/fixtures/qwen3-tied/tokenizer.json");
   return {
-    tokenizer: readTokenizerFile(fixture),
-    source: "packages/core/test/fixtures/qwen3-tied/tokenizer.json",
+    tokenizer: readTokenizerFile(join(RT_TINY_DIR, "tokenizer.json")),
+    source: "packages/model-rt-tiny/model/tokenizer.json (rt-tiny)",
   };
 }
 

@@ -15,7 +15,7 @@ import {
   loadCallers,
 } from "../../packages/server/src/load-callers";
 import { resolveModelDir } from "../../packages/server/src/model-source";
-import type { FunctionCallReply } from "../../packages/server/src/schemas/function-call";
+import type { FunctionCallReply } from "../../packages/contract/src";
 import { createServer } from "../../packages/server/src/server";
 import { FIXTURE_TOOLS } from "../../packages/server/src/testing/sample-tools";
 

@@ -9,8 +9,8 @@ import { scenarios } from "@rtool/sim";
 
 // The robot-arm scenario: its v2 system prompt, OpenAI-style tools and worked examples.
 const arm = scenarios.robotic_arm;
-// The same JSON; @rtool/sim's schema type also admits boolean enum values, the wire type does not.
-const tools = arm.tools as unknown as FunctionTool[];
+// The same JSON: a scenario's tools are the call contract's function tools, as the server takes them.
+const tools: readonly FunctionTool[] = arm.tools;
 const url = process.env.RTOOL_URL ?? "http://127.0.0.1:8899";
 const rtool = new RtoolClient({ baseUrl: url, timeoutMs: 60_000 });
 // The server answers /health as soon as it listens: no answer at all means no server, not a slow one.

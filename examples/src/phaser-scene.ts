@@ -7,10 +7,10 @@
  * server's (say http://localhost:5173) needs `bunx rtool-server --cors http://localhost:5173`.
  */
 // README:phaser-scene
-import { RtoolPlugin, type ToolDefinition } from "@rtool/phaser-plugin";
+import { type AgentToolDefinition, RtoolPlugin } from "@rtool/phaser-plugin";
 import Phaser from "phaser";
 
-const movePaddle: ToolDefinition = {
+const movePaddle: AgentToolDefinition = {
   name: "move_paddle",
   description: "Move the paddle.",
   parameters: {

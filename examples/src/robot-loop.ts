@@ -13,8 +13,8 @@ import { type FunctionTool, RtoolClient } from "@rtool/client";
 import { createArm } from "@rtool/sim";
 
 const arm = createArm(); // home (0,0,500), a medium red gear at (300,150,50), a tray at (600,0,80)
-// The same JSON; @rtool/sim's schema type also admits boolean enum values, the wire type does not.
-const tools = arm.tools as unknown as FunctionTool[];
+// The same JSON: a scenario's tools are the call contract's function tools, as the server takes them.
+const tools: readonly FunctionTool[] = arm.tools;
 const url = process.env.RTOOL_URL ?? "http://127.0.0.1:8899";
 const rtool = new RtoolClient({ baseUrl: url, timeoutMs: 60_000 });
 // The server answers /health as soon as it listens: no answer at all means no server, not a slow one.

@@ -36,7 +36,20 @@ function reply(fn: string | null, args: Record<string, unknown> = {}): FunctionC
     error: null,
     valid: fn !== null,
     errors: [],
-    timings: { prefill_ms: 0, decode_ms: 0, steps: 1, cached_prefix_tokens: 0, total_ms: 1, queue_ms: 0 },
+    timings: {
+      prefill_ms: 0,
+      decode_ms: 0,
+      steps: 1,
+      cached_prefix_tokens: 0,
+      total_ms: 1,
+      queue_ms: 0,
+      prepare_ms: 0,
+      lane_wait_ms: 0,
+      batch_wait_ms: 0,
+      forward_ms: 0,
+      shared_steps: 0,
+      prompt_tokens: 1,
+    },
   };
 }
 

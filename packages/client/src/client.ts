@@ -3,6 +3,9 @@
  * call (retries included), retries on 429/503 with jittered back-off, latest-wins cancellation
  * per key, and the `X-Rtool-Prefix` routing header.
  */
+
+import type { HeadEventData } from "@rtool/contract";
+import { NULL_HEAD } from "@rtool/contract/calls";
 import { RtoolHttpError, RtoolNetworkError, RtoolProtocolError } from "./errors";
 import { prefixHash } from "./prefix-hash";
 import { LatestWins, RequestScope } from "./request-scope";
@@ -10,7 +13,7 @@ import { RETRY_STATUSES, type RetryOptions, retryDelayMs, retryPolicy, sleep } f
 import { readSse } from "./sse";
 import type {
   ChatCompletion,
-  ChatCompletionsRequest,
+  ChatCompletionsInput,
   FunctionCallEvent,
   FunctionCallInput,
   FunctionCallReply,
@@ -64,7 +67,6 @@ export interface WaitOptions extends RequestOptions {
   intervalMs?: number;
 }
 
-const NULL_HEAD = "<|null|>";
 /** Statuses of the error codes an SSE `error` event can carry (the stream itself was a 200). */
 const STREAM_ERROR_STATUS: Record<string, number> = {
   invalid_request: 400,
@@ -166,10 +168,10 @@ export class RtoolClient {
       if (!response.body) throw new RtoolProtocolError(url, "the event stream has no body");
       for await (const message of readSse(response.body)) {
         if (message.event === "head") {
-          const head = parseJson<{ head: string; text: string | null; done?: boolean }>(url, message.data);
+          const head = parseJson<Partial<HeadEventData> & { head: string }>(url, message.data);
           yield {
             head: head.head,
-            text: head.text === NULL_HEAD ? null : head.text,
+            text: head.text === NULL_HEAD || head.text === undefined ? null : head.text,
             done: head.done ?? true,
           };
         } else if (message.event === "call") {
@@ -192,7 +194,7 @@ export class RtoolClient {
   }
 
   /** `POST /v1/chat/completions`: the OpenAI-compatible route (tool calls in `choices[0].message`). */
-  async chatCompletions(request: ChatCompletionsRequest, options: CallOptions = {}): Promise<ChatCompletion> {
+  async chatCompletions(request: ChatCompletionsInput, options: CallOptions = {}): Promise<ChatCompletion> {
     const system = request.messages
       .filter((m) => m.role === "system" || m.role === "developer")
       .map((m) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => p.text).join("")))

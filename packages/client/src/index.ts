@@ -39,23 +39,5 @@ export {
 export { fnv1a64, prefixHash } from "./prefix-hash";
 export { parseRetryAfter, RETRY_STATUSES, type RetryOptions, retryDelayMs, retryPolicy } from "./retry";
 export { readSse, type SseMessage } from "./sse";
-export type {
-  ChatCompletion,
-  ChatCompletionsRequest,
-  ChatMessage,
-  ChatToolCall,
-  ErrorReply,
-  FunctionCallEvent,
-  FunctionCallInput,
-  FunctionCallOptions,
-  FunctionCallReply,
-  FunctionDefinition,
-  FunctionTool,
-  HeadEvent,
-  HealthReply,
-  Issue,
-  Message,
-  ParameterSchema,
-  RouteVersion,
-  ServerTimings,
-} from "./types";
+// The wire types, inferred from the call contract's schemas.
+export type * from "./types";

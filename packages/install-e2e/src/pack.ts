@@ -8,6 +8,7 @@ import { join } from "node:path";
 
 /** Dependency order: a package's declarations read the built `.d.ts` of those before it. */
 export const PUBLISHED = [
+  "contract",
   "core",
   "sim",
   "client",

@@ -20,9 +20,21 @@ function reply(
     error: errors[0] ?? null,
     valid,
     errors: errors.map((message) => ({ path: "args", message })),
-    timings: { prefill_ms: 0, decode_ms: 0, steps: 1, cached_prefix_tokens: 0, total_ms: 1, queue_ms: 0 },
+    timings: {
+      ...STAGES,
+      prefill_ms: 0,
+      decode_ms: 0,
+      steps: 1,
+      cached_prefix_tokens: 0,
+      total_ms: 1,
+      shared_steps: 0,
+      prompt_tokens: 0,
+    },
   };
 }
+
+/** The stage timings of a reply (all zero here). */
+const STAGES = { queue_ms: 0, prepare_ms: 0, lane_wait_ms: 0, batch_wait_ms: 0, forward_ms: 0 };
 
 /** A transport answering from a script, one reply per request, recording what it was sent. */
 function scripted(replies: FunctionCallReply[]): CallTransport & { inputs: FunctionCallInput[] } {

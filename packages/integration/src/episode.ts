@@ -12,7 +12,7 @@ import type {
   RouteVersion,
   FunctionTool as WireTool,
 } from "@rtool/client";
-import type { FunctionTool, RejectionCode, World, WorldEvent } from "@rtool/sim";
+import type { RejectionCode, ScenarioTool, World, WorldEvent } from "@rtool/sim";
 import { checkReply, formatCall, type ReplyVerdict } from "./reply-check";
 
 /** What the runner needs from a client; `RtoolClient` is one. */
@@ -132,13 +132,9 @@ export class EpisodeCallTimeoutError extends Error {
   }
 }
 
-/**
- * A world's tools as the client sends them. The same JSON; only the types differ: the sim's
- * schema type admits boolean enum values, the wire type (what the server accepts) does not, and
- * no scenario tool has one.
- */
-export function wireTools(tools: readonly FunctionTool[]): WireTool[] {
-  return tools as unknown as WireTool[];
+/** A world's tools as the client sends them: a scenario tool is a contract function tool, so a copy of the list. */
+export function wireTools(tools: readonly ScenarioTool[]): WireTool[] {
+  return [...tools];
 }
 
 async function callWithDeadline(

@@ -5,7 +5,7 @@
  * contract. The runner hands the world only the first kind.
  */
 import type { FunctionCallReply } from "@rtool/client";
-import { type FunctionTool, type Rejection, type ToolCall, validateWorldCall } from "@rtool/sim";
+import { type Rejection, type ScenarioTool, type ToolCall, validateWorldCall } from "@rtool/sim";
 
 /** The verdict on one reply. */
 export type ReplyVerdict =
@@ -24,7 +24,7 @@ export type ReplyVerdict =
  * const verdict = checkReply(arm.tools, reply);
  * if (verdict.kind === "call") arm.apply(verdict.call);
  */
-export function checkReply(tools: readonly FunctionTool[], reply: FunctionCallReply): ReplyVerdict {
+export function checkReply(tools: readonly ScenarioTool[], reply: FunctionCallReply): ReplyVerdict {
   if (reply === null || typeof reply !== "object")
     return { kind: "malformed", reason: "reply is not an object" };
   if (typeof reply.valid !== "boolean") return { kind: "malformed", reason: "reply has no boolean `valid`" };

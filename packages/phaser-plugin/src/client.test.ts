@@ -3,23 +3,23 @@ import { AgentClient } from "./client";
 import type { RtoolEvents } from "./events";
 import {
   type CallReply,
-  type CallRequest,
   RequestRejectedError,
   type SendOptions,
   ServerUnavailableError,
   type Transport,
+  type TransportRequest,
 } from "./transport";
 
 /** A transport whose replies the test resolves by hand, one pending request at a time. */
 class ScriptedTransport implements Transport {
   readonly requests: Array<{
-    request: CallRequest;
+    request: TransportRequest;
     options: SendOptions;
     resolve: (reply: CallReply) => void;
     reject: (error: unknown) => void;
   }> = [];
 
-  send(request: CallRequest, options: SendOptions = {}): Promise<CallReply> {
+  send(request: TransportRequest, options: SendOptions = {}): Promise<CallReply> {
     return new Promise((resolve, reject) => {
       options.signal?.addEventListener("abort", () =>
         reject(Object.assign(new Error("aborted"), { name: "AbortError" })),

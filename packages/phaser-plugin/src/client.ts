@@ -19,8 +19,8 @@ import type { BackoffOptions } from "./backoff";
 import type { DropReason, RtoolEvents, ServerStatus } from "./events";
 import { historyEntry } from "./history-entry";
 import { ServerConnection } from "./server-connection";
-import { runCall, type ToolHandler, type ToolOptions, ToolRegistry } from "./tool-registry";
-import type { FunctionTool, ToolDefinition } from "./tool-schema";
+import { type AgentToolHandler, runCall, type ToolOptions, ToolRegistry } from "./tool-registry";
+import type { AgentToolDefinition, FunctionTool } from "./tool-schema";
 import {
   type CallReply,
   createHttpTransport,
@@ -33,7 +33,7 @@ import type { CallRejection } from "./validate-call";
 
 export type { Agent } from "./agent";
 
-export type { HandlerResult, ToolContext, ToolHandler, ToolOptions } from "./tool-registry";
+export type { AgentToolContext, AgentToolHandler, HandlerResult, ToolOptions } from "./tool-registry";
 
 /** Options of {@link AgentClient}. */
 export interface AgentClientOptions {
@@ -126,7 +126,7 @@ export class AgentClient {
    * {@link ToolDefinitionError} names the bad field); every call is validated against it
    * before the handler runs.
    */
-  tool(definition: ToolDefinition, handler: ToolHandler, options: ToolOptions = {}): this {
+  tool(definition: AgentToolDefinition, handler: AgentToolHandler, options: ToolOptions = {}): this {
     this.registry.register(definition, handler, options);
     return this;
   }

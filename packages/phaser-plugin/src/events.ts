@@ -3,7 +3,7 @@
  * and what started the request, so one listener can serve a whole HUD.
  */
 import type { RequestSource } from "./agent";
-import type { CallArgs, RejectionCode } from "./validate-call";
+import type { CallArgs, CallRejectionCode } from "./validate-call";
 
 /** A validated call whose handler accepted it. */
 export interface CallEvent {
@@ -37,7 +37,7 @@ export interface RejectedEvent {
   function: string | null;
   args: Record<string, unknown>;
   heads: Record<string, string>;
-  code: RejectionCode;
+  code: CallRejectionCode;
   reason: string;
   field?: string;
 }

@@ -10,9 +10,9 @@ export { Backoff, type BackoffOptions } from "./backoff";
 export type {
   Agent,
   AgentClientOptions,
+  AgentToolContext,
+  AgentToolHandler,
   HandlerResult,
-  ToolContext,
-  ToolHandler,
   ToolOptions,
 } from "./client";
 export { AgentClient } from "./client";
@@ -31,19 +31,19 @@ export type {
 export { historyEntry } from "./history-entry";
 export { RateMeter } from "./rate-meter";
 export {
+  type AgentToolDefinition,
   type FunctionDefinition,
   type FunctionTool,
   MAX_PARAMETERS,
+  type NormalizedTool,
   normalizeTool,
   type ParameterSchema,
   type ParametersSchema,
   type ParameterType,
-  type ToolDefinition,
   ToolDefinitionError,
 } from "./tool-schema";
 export {
   type CallReply,
-  type CallRequest,
   createHttpTransport,
   type HeadUpdate,
   type HttpTransportOptions,
@@ -53,12 +53,13 @@ export {
   type ServerIssue,
   ServerUnavailableError,
   type Transport,
+  type TransportRequest,
 } from "./transport";
 export { TypedEvents } from "./typed-events";
 export {
   type CallArgs,
   type CallRejection,
-  type RejectionCode,
+  type CallRejectionCode,
   type ValidCall,
   validateCall,
 } from "./validate-call";

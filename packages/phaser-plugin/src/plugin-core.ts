@@ -10,11 +10,11 @@ import {
   type Agent,
   AgentClient,
   type AgentClientOptions,
-  type ToolHandler,
+  type AgentToolHandler,
   type ToolOptions,
 } from "./client";
 import type { RtoolEvents, ServerStatus } from "./events";
-import type { FunctionTool, ToolDefinition } from "./tool-schema";
+import type { AgentToolDefinition, FunctionTool } from "./tool-schema";
 import type { Transport } from "./transport";
 
 /** Registry key a game may set to configure every scene's plugin: `game.registry.set(RTOOL_OPTIONS_KEY, {...})`. */
@@ -37,7 +37,7 @@ export interface RtoolApi {
   /** Connects to a server; call before `tool`/`agent`, else the config's, registry's or default options apply. */
   connect(options: RtoolPluginOptions): this;
   /** Registers a tool (JSON Schema) and the handler that runs its validated calls. */
-  tool(definition: ToolDefinition, handler: ToolHandler, options?: ToolOptions): this;
+  tool(definition: AgentToolDefinition, handler: AgentToolHandler, options?: ToolOptions): this;
   /** The tools of a scope, as sent to the server. */
   tools(scope?: string): FunctionTool[];
   /** Declares a model-driven agent; its loop runs at `rateHz` while the game updates. */

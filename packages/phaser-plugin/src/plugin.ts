@@ -10,10 +10,10 @@
  */
 import Phaser from "phaser";
 import type { AgentSpec, CommandOutcome } from "./agent";
-import type { Agent, AgentClient, ToolHandler, ToolOptions } from "./client";
+import type { Agent, AgentClient, AgentToolHandler, ToolOptions } from "./client";
 import type { RtoolEvents, ServerStatus } from "./events";
 import { PluginCore, type RtoolApi, type RtoolPluginOptions } from "./plugin-core";
-import type { FunctionTool, ToolDefinition } from "./tool-schema";
+import type { AgentToolDefinition, FunctionTool } from "./tool-schema";
 
 /**
  * @example
@@ -47,7 +47,7 @@ export class RtoolPlugin extends Phaser.Plugins.ScenePlugin implements RtoolApi 
     return this;
   }
 
-  tool(definition: ToolDefinition, handler: ToolHandler, options?: ToolOptions): this {
+  tool(definition: AgentToolDefinition, handler: AgentToolHandler, options?: ToolOptions): this {
     this.core.client().tool(definition, handler, options);
     return this;
   }
@@ -127,7 +127,7 @@ export class RtoolGlobalPlugin extends Phaser.Plugins.BasePlugin implements Rtoo
     return this;
   }
 
-  tool(definition: ToolDefinition, handler: ToolHandler, options?: ToolOptions): this {
+  tool(definition: AgentToolDefinition, handler: AgentToolHandler, options?: ToolOptions): this {
     this.core.client().tool(definition, handler, options);
     return this;
   }

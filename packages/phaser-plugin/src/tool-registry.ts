@@ -5,12 +5,12 @@
  * refused it) or failed (the handler threw).
  */
 import type { RequestSource } from "./agent";
-import { type FunctionTool, normalizeTool, type ToolDefinition } from "./tool-schema";
+import { type AgentToolDefinition, type FunctionTool, normalizeTool } from "./tool-schema";
 import type { CallReply } from "./transport";
 import { type CallArgs, type CallRejection, validateCall } from "./validate-call";
 
 /** What a handler learns about the call besides its arguments. */
-export interface ToolContext {
+export interface AgentToolContext {
   agent: string;
   source: RequestSource;
   heads: Record<string, string>;
@@ -24,7 +24,7 @@ export interface ToolContext {
 export type HandlerResult = void | boolean | { ok: boolean; reason?: string; code?: string };
 
 /** Runs a validated call in the game. */
-export type ToolHandler = (args: CallArgs, context: ToolContext) => HandlerResult;
+export type AgentToolHandler = (args: CallArgs, context: AgentToolContext) => HandlerResult;
 
 /** Options of `tool(def, handler, options)`. */
 export interface ToolOptions {
@@ -35,7 +35,7 @@ export interface ToolOptions {
 /** A registered tool. */
 export interface RegisteredTool {
   tool: FunctionTool;
-  handler: ToolHandler;
+  handler: AgentToolHandler;
 }
 
 /** How one reply ended. */
@@ -54,7 +54,11 @@ export class ToolRegistry {
   private readonly scopes = new Map<string, Map<string, RegisteredTool>>();
 
   /** Checks and registers a tool (a later one of the same name and scope replaces it). */
-  register(definition: ToolDefinition, handler: ToolHandler, options: ToolOptions = {}): FunctionTool {
+  register(
+    definition: AgentToolDefinition,
+    handler: AgentToolHandler,
+    options: ToolOptions = {},
+  ): FunctionTool {
     const tool = normalizeTool(definition);
     const scope = options.scope ?? "default";
     let tools = this.scopes.get(scope);
@@ -92,7 +96,7 @@ export class ToolRegistry {
 export function runCall(
   tools: ReadonlyMap<string, RegisteredTool>,
   reply: CallReply,
-  context: ToolContext,
+  context: AgentToolContext,
 ): CallOutcome {
   if (reply.valid === false || !reply.success) {
     const reason =

@@ -3,41 +3,32 @@
  * their parameters (the form rtool-server and the scenario files use), or the bare inner
  * `{ name, description, parameters }` object, normalised to one shape.
  */
+import {
+  type FunctionDefinition,
+  type FunctionTool,
+  MAX_TOOL_PARAMETERS,
+  type ParameterSchema,
+  type ParametersSchema,
+} from "@rtool/contract/calls";
 
-/** Types a tool parameter may have; the multi-head decoder fills one head per parameter. */
-export type ParameterType = "string" | "number" | "integer" | "boolean";
-
-/** One parameter's JSON Schema. */
-export interface ParameterSchema {
-  type: ParameterType;
-  description?: string;
-  enum?: ReadonlyArray<string | number | boolean>;
-  minimum?: number;
-  maximum?: number;
-}
-
-/** The `parameters` object of a tool: an object schema with ordered properties. */
-export interface ParametersSchema {
-  type: "object";
-  properties: Record<string, ParameterSchema>;
-  required?: readonly string[];
-}
-
-/** The inner function of an OpenAI-style tool. */
-export interface FunctionDefinition {
-  name: string;
-  description?: string;
-  parameters?: ParametersSchema;
-}
-
-/** An OpenAI-style function tool, exactly as rtool-server takes it. */
-export interface FunctionTool {
-  type: "function";
-  function: FunctionDefinition;
-}
+/** The tool shapes are the call contract's (one definition for the server, the client and the plugin). */
+export type {
+  FunctionDefinition,
+  FunctionTool,
+  ParameterSchema,
+  ParametersSchema,
+  ParameterType,
+} from "@rtool/contract/calls";
 
 /** What `tool(def, handler)` accepts: a full function tool or its bare function definition. */
-export type ToolDefinition = FunctionTool | FunctionDefinition;
+export type AgentToolDefinition = FunctionTool | FunctionDefinition;
+
+/** A tool after {@link normalizeTool}: the contract's function tool with a complete parameter object. */
+export interface NormalizedTool extends FunctionTool {
+  function: FunctionDefinition & {
+    parameters: ParametersSchema & { properties: Record<string, ParameterSchema>; required: string[] };
+  };
+}
 
 /** Thrown when a tool definition cannot be served (bad name, unsupported parameter type, ...). */
 export class ToolDefinitionError extends Error {
@@ -57,7 +48,7 @@ const PARAMETER_TYPES: ReadonlySet<string> = new Set(["string", "number", "integ
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 /** The largest number of parameters one tool may have (the decoder has six argument heads). */
-export const MAX_PARAMETERS = 6;
+export { MAX_TOOL_PARAMETERS as MAX_PARAMETERS };
 
 /**
  * Checks a tool definition and returns it as a full OpenAI-style function tool with an explicit
@@ -68,7 +59,7 @@ export const MAX_PARAMETERS = 6;
  * // { type: "function", function: { name: "flap", description: "Flap once.",
  * //   parameters: { type: "object", properties: {}, required: [] } } }
  */
-export function normalizeTool(definition: ToolDefinition): FunctionTool {
+export function normalizeTool(definition: AgentToolDefinition): NormalizedTool {
   const fn: FunctionDefinition | undefined =
     "function" in definition && (definition as FunctionTool).type === "function"
       ? (definition as FunctionTool).function
@@ -78,17 +69,17 @@ export function normalizeTool(definition: ToolDefinition): FunctionTool {
   if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
     throw new ToolDefinitionError(typeof name === "string" ? name : null, "name", "must be an identifier");
   }
-  const parameters = fn.parameters ?? { type: "object", properties: {}, required: [] };
+  const parameters: ParametersSchema = fn.parameters ?? { type: "object", properties: {}, required: [] };
   if (parameters.type !== "object" || typeof parameters.properties !== "object" || !parameters.properties) {
     throw new ToolDefinitionError(name, "parameters", 'must be {type: "object", properties: {...}}');
   }
   const keys = Object.keys(parameters.properties);
-  if (keys.length > MAX_PARAMETERS) {
-    throw new ToolDefinitionError(name, "parameters.properties", `at most ${MAX_PARAMETERS} parameters`);
+  if (keys.length > MAX_TOOL_PARAMETERS) {
+    throw new ToolDefinitionError(name, "parameters.properties", `at most ${MAX_TOOL_PARAMETERS} parameters`);
   }
   for (const key of keys) {
     const schema = parameters.properties[key];
-    if (!schema || !PARAMETER_TYPES.has(schema.type)) {
+    if (!schema || typeof schema.type !== "string" || !PARAMETER_TYPES.has(schema.type)) {
       throw new ToolDefinitionError(
         name,
         `parameters.properties.${key}.type`,
@@ -107,7 +98,7 @@ export function normalizeTool(definition: ToolDefinition): FunctionTool {
     }
   }
   // The OpenAI key order (name, description, parameters), the order models read tools in.
-  const tool: FunctionDefinition = {
+  const tool: NormalizedTool["function"] = {
     name,
     ...(fn.description !== undefined ? { description: fn.description } : {}),
     parameters: { type: "object", properties: { ...parameters.properties }, required },

@@ -6,18 +6,21 @@
  * ({@link RequestRejectedError}: other 4xx), because only the first warrants back-off.
  */
 import {
-  type FunctionCallOptions,
+  type FunctionCallReply,
+  type FunctionTool,
   RtoolClient as HttpClient,
+  type Issue,
+  type PromptFormat,
   RtoolAbortError,
   RtoolHttpError,
 } from "@rtool/client";
-import type { FunctionTool } from "./tool-schema";
+import { type ApiErrorCode, NULL_HEAD, REQUEST_ERROR_CODES } from "@rtool/contract/calls";
 
-/** Prompt format, i.e. which route: `/v1/function_call` or `/v2/function_call`. */
-export type PromptFormat = "v1" | "v2";
+/** Prompt format, i.e. which route: `/v1/function_call` or `/v2/function_call` (the call contract's). */
+export type { PromptFormat };
 
-/** What one call sends. */
-export interface CallRequest {
+/** What one call sends: a function-call request in the plugin's terms (camelCase, `format` picks the route). */
+export interface TransportRequest {
   format: PromptFormat;
   query: string;
   tools: readonly FunctionTool[];
@@ -27,25 +30,15 @@ export interface CallRequest {
   maxTokens?: number;
 }
 
-/** One problem the server found with a call. */
-export interface ServerIssue {
-  path: string;
-  message: string;
-}
+/** One problem the server found with a call (the contract's issue). */
+export type { Issue as ServerIssue };
 
-/** The server's reply (the fields the plugin uses; the server may send more). */
-export interface CallReply {
-  /** A function was chosen; `valid` says whether its arguments also passed the schema. */
-  success: boolean;
-  function: string | null;
-  args: Record<string, unknown>;
-  heads: Record<string, string>;
-  latency_ms: number;
-  valid?: boolean;
-  errors?: ServerIssue[];
-  error?: string | null;
-  content?: string | null;
-}
+/**
+ * The server's reply as the plugin needs it: the contract's function-call reply, of which only
+ * the fields below are required (a test transport or an in-page engine may leave out the rest).
+ */
+export type CallReply = Pick<FunctionCallReply, "success" | "function" | "args" | "heads" | "latency_ms"> &
+  Partial<Pick<FunctionCallReply, "valid" | "errors" | "error" | "content">>;
 
 /** A head that finished decoding, streamed before the call is complete. */
 export interface HeadUpdate {
@@ -63,7 +56,7 @@ export interface SendOptions {
 
 /** Sends call requests; the plugin's only way to reach a server. */
 export interface Transport {
-  send(request: CallRequest, options?: SendOptions): Promise<CallReply>;
+  send(request: TransportRequest, options?: SendOptions): Promise<CallReply>;
 }
 
 /** The server cannot take the request now (no connection, 5xx, 429): back off and retry. */
@@ -108,9 +101,6 @@ export interface HttpTransportOptions {
   fetch?: typeof fetch;
 }
 
-/** The marker a head's text is when the head is unused. */
-const NULL_HEAD = "<|null|>";
-
 /**
  * Creates the HTTP transport over `@rtool/client` (which also sends the `X-Rtool-Prefix`
  * routing header). Its own retries and deadline are off: the plugin's client decides when to
@@ -135,10 +125,10 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const stream = options.stream ?? false;
 
   return {
-    async send(request: CallRequest, sendOptions: SendOptions = {}): Promise<CallReply> {
+    async send(request: TransportRequest, sendOptions: SendOptions = {}): Promise<CallReply> {
       const input = {
         query: request.query,
-        tools: request.tools as FunctionCallOptions["tools"],
+        tools: request.tools,
         ...(request.environment ? { environment: request.environment } : {}),
         ...(request.history ? { history: request.history } : {}),
         ...(request.system !== undefined ? { system: request.system } : {}),
@@ -146,9 +136,9 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       };
       const callOptions = { version: request.format, signal: sendOptions.signal };
       try {
-        if (!stream) return (await http.functionCall(input, callOptions)) as unknown as CallReply;
+        if (!stream) return await http.functionCall(input, callOptions);
         for await (const event of http.streamFunctionCall(input, callOptions)) {
-          if ("call" in event) return event.call as unknown as CallReply;
+          if ("call" in event) return event.call;
           sendOptions.onHead?.({ head: event.head, text: event.text ?? NULL_HEAD, done: event.done });
         }
         throw new ServerUnavailableError("the event stream ended before the call", null);
@@ -159,16 +149,6 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   };
 }
 
-/** Error codes rtool-server gives a request that is itself wrong; every other code means "later". */
-const REQUEST_ERROR_CODES: ReadonlySet<string> = new Set([
-  "invalid_json",
-  "invalid_request",
-  "body_too_large",
-  "unsupported_tools",
-  "unauthorized",
-  "not_found",
-]);
-
 /** Maps `@rtool/client`'s errors onto the two kinds the plugin acts on (and aborts onto AbortError). */
 function classify(error: unknown, signal: AbortSignal | undefined): Error {
   if (error instanceof ServerUnavailableError || error instanceof RequestRejectedError) return error;
@@ -176,7 +156,7 @@ function classify(error: unknown, signal: AbortSignal | undefined): Error {
     return Object.assign(new Error("the request was aborted"), { name: "AbortError" });
   }
   if (error instanceof RtoolHttpError) {
-    if (error.status === 429 || error.status >= 500 || !REQUEST_ERROR_CODES.has(error.code)) {
+    if (error.status === 429 || error.status >= 500 || !REQUEST_ERROR_CODES.has(error.code as ApiErrorCode)) {
       return new ServerUnavailableError(`server answered ${error.status}: ${error.message}`, error.status);
     }
     return new RequestRejectedError(

@@ -59,7 +59,8 @@ test("the build gives an ESM bundle with phaser external, and bun pm pack ships 
   for (const conditions of Object.values(manifest.exports))
     if (typeof conditions === "object")
       for (const target of Object.values(conditions)) expect(files).toContain(target.replace(/^\.\//, ""));
-  expect(Object.keys(manifest.dependencies ?? {})).toEqual(["@rtool/client"]);
+  // Light packages only (both bundled into dist; the declarations name their types): no core, no zod at run time.
+  expect(Object.keys(manifest.dependencies ?? {})).toEqual(["@rtool/client", "@rtool/contract"]);
   expect(manifest.peerDependencies.phaser).toBeDefined();
   expect(manifest.dependencies?.phaser).toBeUndefined();
   expect(manifest.exports["."].types).toBe("./dist/index.d.ts");

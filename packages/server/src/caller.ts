@@ -3,8 +3,10 @@
  * `@rtool/core`, written structurally so routes and tests depend on the contract, not on a model.
  */
 
+import type { PromptFormat } from "@rtool/contract";
+
 /** Prompt format of a call: `v1` (head instructions in the system turn) or `v2` (domain system prompt). */
-export type PromptFormat = "v1" | "v2";
+export type { PromptFormat };
 
 /** A request in the caller's terms (the HTTP body has already been validated and mapped). */
 export interface CallerRequest {

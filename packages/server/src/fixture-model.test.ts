@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import type { FunctionCallReply } from "@rtool/contract";
 import { type LoadedCallers, loadCallers } from "./load-callers";
-import type { FunctionCallReply } from "./schemas/function-call";
 import { createServer, type RtoolServer } from "./server";
 import { postJson, readSse } from "./testing/http";
 import { FIXTURE_TOOLS, fixtureBody } from "./testing/sample-tools";

@@ -3,6 +3,14 @@
  * `rtool-server` CLI.
  * @packageDocumentation
  */
+
+export {
+  type FunctionCallReply,
+  type FunctionCallRequest,
+  functionCallReplySchema,
+  functionCallRequestSchema,
+  REQUEST_LIMITS,
+} from "@rtool/contract";
 export { VERSION } from "@rtool/core";
 export { type AppOptions, createApp, ROUTES } from "./app";
 export {
@@ -53,11 +61,4 @@ export {
   completionsRequestSchema,
 } from "./routes/completions-schema";
 export { openApiDocument } from "./routes/openapi";
-export {
-  type FunctionCallReply,
-  type FunctionCallRequest,
-  functionCallReplySchema,
-  functionCallRequestSchema,
-  REQUEST_LIMITS,
-} from "./schemas/function-call";
 export { createServer, type ListeningAddress, type RtoolServer, type ServerOptions } from "./server";

@@ -5,26 +5,12 @@
 import type { Caller, CallerCacheStats } from "./caller";
 
 export type { PromptFormat } from "./caller";
+// Declared with the engine interface it is the base of; re-exported here, where it always was.
+export type { LoadedModel } from "./engine/types";
 
-import type { CompletionEngine } from "./engine/types";
+import type { CompletionEngine, LoadedModel } from "./engine/types";
 import { ApiError } from "./http/api-error";
 import { redactPaths } from "./http/redact-paths";
-
-/**
- * A loaded model as the server uses it: one caller for both prompt formats (each request names
- * its format), so the model's prefix cache is one too.
- */
-export interface LoadedModel {
-  caller: Caller;
-  /** Execution provider in use; "remote" for a remote engine. */
-  provider: "cpu" | "cuda" | "remote";
-  /** Text completions (`/v1/completions`), when the model serves them. */
-  completions?: CompletionEngine;
-  /** Forward passes run and the steps they served (more steps than passes: calls shared passes). */
-  batchStats?(): { passes: number; steps: number };
-  /** Releases the runtime. */
-  dispose?(): Promise<void>;
-}
 
 /** Where a model is in its life. */
 export type ModelState = "loading" | "ready" | "failed";

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import type { FunctionCallReply } from "@rtool/contract";
 import { createRealtimeCaller, loadModel, type Model, type RtoolTokenizer } from "@rtool/core";
 import { type LoadedCallers, loadCallers } from "./load-callers";
-import type { FunctionCallReply } from "./schemas/function-call";
 import { createServer, type RtoolServer } from "./server";
 import { postJson } from "./testing/http";
 

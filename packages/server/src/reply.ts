@@ -2,11 +2,11 @@
  * A core call result in the reference server's reply shape (`success`, `function`, `args`,
  * `heads`, `content`, `latency_ms`, `error`) plus rtool's `valid`, `errors` and `timings`.
  */
+import { type FunctionCallReply, NULL_HEAD } from "@rtool/contract";
 import type { CallerResult } from "./caller";
-import type { FunctionCallReply } from "./schemas/function-call";
 
-/** What unused heads read as in `heads`, as in the reference server. */
-export const NULL_HEAD = "<|null|>";
+/** What unused heads read as in `heads`, as in the reference server (the contract's marker). */
+export { NULL_HEAD };
 
 /** Head texts with absent values spelled `<|null|>`, so every value is a string. */
 export function headStrings(heads: CallerResult["heads"]): Record<string, string> {

@@ -4,8 +4,8 @@
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import type { FunctionCallReply } from "@rtool/contract";
 import { loadCallers } from "./load-callers";
-import type { FunctionCallReply } from "./schemas/function-call";
 import { createServer } from "./server";
 import { postJson } from "./testing/http";
 import { fixtureBody } from "./testing/sample-tools";

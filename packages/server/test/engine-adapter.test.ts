@@ -9,11 +9,11 @@
  * (the same `mapHeadsToCall` on both). B's local caller is created with `constrained: false`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { FunctionCallReply } from "@rtool/contract";
 import { createRealtimeCaller, loadModel, type Model, type RtoolTokenizer } from "@rtool/core";
 import { LocalCompletions } from "../src/engine/local-completions";
 import { createOpenAiEngine } from "../src/engine/openai-engine";
 import type { Engine } from "../src/engine/types";
-import type { FunctionCallReply } from "../src/schemas/function-call";
 import { createServer, type RtoolServer } from "../src/server";
 import { postJson } from "../src/testing/http";
 import { longContextFixture, scenarioExamples } from "./engine-fixtures";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { dispatchCall, formatHistoryEntry, validateWorldCall } from "./call-dispatch";
-import { accept, type FunctionTool } from "./world";
+import { accept, type ScenarioTool } from "./world";
 
-const tool: FunctionTool = {
+const tool: ScenarioTool = {
   type: "function",
   function: {
     name: "set_timer",
@@ -43,7 +43,7 @@ describe("validateWorldCall", () => {
   });
 
   test("rejects non-finite numbers and non-object args", () => {
-    const numberTool: FunctionTool = structuredClone(tool);
+    const numberTool: ScenarioTool = structuredClone(tool);
     numberTool.function.parameters.properties.minutes.type = "number";
     const infinite = validateWorldCall([numberTool], { function: "set_timer", args: { minutes: Infinity } });
     expect(!infinite.ok && infinite.code).toBe("bad_type");

@@ -4,76 +4,35 @@
  * the world's handler and, when the world accepts, records the call in the reference's
  * `name(arg1,arg2)` history form.
  */
-import { type ApplyResult, type FunctionTool, type Rejection, reject, type ToolCall } from "./world";
+import { checkCall } from "@rtool/contract/calls";
+import { type ApplyResult, type Rejection, reject, type ScenarioTool, type ToolCall } from "./world";
 
 /** Arguments after validation: absent (null/undefined) ones are dropped, the rest are typed. */
 export type ValidArgs = Record<string, string | number | boolean>;
 
 /** A world rule for one tool, given validated arguments. */
-export type ToolHandler = (args: ValidArgs) => ApplyResult;
+export type WorldToolHandler = (args: ValidArgs) => ApplyResult;
 
 /**
- * Checks a call against its tool's schema. Returns the validated arguments, or a rejection
- * naming the first offending field.
+ * Checks a call against its tool's schema with the call contract's `checkCall` (the validator
+ * the plugin and core use too). Returns the validated arguments, or a rejection naming the
+ * first offending field.
  *
  * @example
  * validateWorldCall(tools, { function: "grip", args: { force: "50" } });
- * // { ok: false, code: "bad_type", field: "force", reason: "grip.force must be a number, got string" }
+ * // { ok: false, code: "bad_type", field: "force", reason: "grip.force: must be a finite number" }
  */
 export function validateWorldCall(
-  tools: readonly FunctionTool[],
+  tools: readonly ScenarioTool[],
   call: ToolCall,
-): { ok: true; tool: FunctionTool; args: ValidArgs } | Rejection {
-  const name = call?.function;
-  const tool = tools.find((candidate) => candidate.function.name === name);
-  if (!tool) {
-    const known = tools.map((candidate) => candidate.function.name).join(", ");
-    return reject(
-      "unknown_tool",
-      `unknown tool ${JSON.stringify(name)}; this world has ${known}`,
-      "function",
-    );
-  }
-  const rawArgs = call.args ?? {};
-  if (typeof rawArgs !== "object" || Array.isArray(rawArgs)) {
-    return reject("bad_type", `${name}: args must be an object`, "args");
-  }
-  const { properties, required } = tool.function.parameters;
-  const args: ValidArgs = {};
-  for (const [key, value] of Object.entries(rawArgs)) {
-    if (!(key in properties)) {
-      return reject("unknown_arg", `${name} has no parameter ${JSON.stringify(key)}`, key);
-    }
-    if (value === null || value === undefined) continue;
-    const schema = properties[key];
-    const typeError = checkType(value, schema.type);
-    if (typeError) return reject("bad_type", `${name}.${key} must be ${typeError}, got ${typeof value}`, key);
-    if (schema.enum && !schema.enum.includes(value as string | number | boolean)) {
-      return reject(
-        "bad_enum",
-        `${name}.${key} must be one of ${schema.enum.join(", ")}, got ${JSON.stringify(value)}`,
-        key,
-      );
-    }
-    args[key] = value as string | number | boolean;
-  }
-  for (const key of required) {
-    if (!(key in args)) return reject("missing_arg", `${name} needs ${key}`, key);
-  }
-  return { ok: true, tool, args };
-}
-
-function checkType(value: unknown, type: string): string | null {
-  switch (type) {
-    case "number":
-      return typeof value === "number" && Number.isFinite(value) ? null : "a finite number";
-    case "integer":
-      return Number.isInteger(value) ? null : "an integer";
-    case "boolean":
-      return typeof value === "boolean" ? null : "a boolean";
-    default:
-      return typeof value === "string" ? null : "a string";
-  }
+): { ok: true; tool: ScenarioTool; args: ValidArgs } | Rejection {
+  const checked = checkCall(tools, call?.function, call?.args);
+  if (checked.ok) return { ok: true, tool: checked.tool, args: { ...checked.args } };
+  const [first] = checked.issues;
+  const reason = first.path.startsWith("args.")
+    ? `${call.function}.${first.field}: ${first.message}`
+    : first.message;
+  return reject(first.code === "bad_args" ? "bad_type" : first.code, reason, first.field);
 }
 
 /**
@@ -84,7 +43,7 @@ function checkType(value: unknown, type: string): string | null {
  * @example
  * formatHistoryEntry(moveTo, { x: 300, y: 150, z: 50 }); // "move_to(300,150,50)"
  */
-export function formatHistoryEntry(tool: FunctionTool, args: ValidArgs): string {
+export function formatHistoryEntry(tool: ScenarioTool, args: ValidArgs): string {
   const values = Object.keys(tool.function.parameters.properties)
     .filter((key) => key in args)
     .map((key) => String(args[key]));
@@ -96,8 +55,8 @@ export function formatHistoryEntry(tool: FunctionTool, args: ValidArgs): string 
  * world accepts it. Rejected calls leave the history alone.
  */
 export function dispatchCall(
-  tools: readonly FunctionTool[],
-  handlers: Record<string, ToolHandler>,
+  tools: readonly ScenarioTool[],
+  handlers: Record<string, WorldToolHandler>,
   call: ToolCall,
   history: string[],
 ): ApplyResult {

@@ -7,9 +7,9 @@ export * from "./avatar";
 export {
   dispatchCall,
   formatHistoryEntry,
-  type ToolHandler,
   type ValidArgs,
   validateWorldCall,
+  type WorldToolHandler,
 } from "./call-dispatch";
 export * from "./flappy";
 export * from "./lane-combat";

@@ -9,7 +9,7 @@ import neonArenaShip from "./scenarios/neon_arena_ship.json";
 import pong from "./scenarios/pong.json";
 import roboticArm from "./scenarios/robotic_arm.json";
 import towerDefense from "./scenarios/tower_defense.json";
-import type { FunctionTool, ToolCall } from "./world";
+import type { ScenarioTool, ToolCall } from "./world";
 
 /** One worked example of a scenario file. */
 export interface ScenarioExample {
@@ -23,7 +23,7 @@ export interface ScenarioExample {
 export interface Scenario {
   title: string;
   system: string;
-  tools: FunctionTool[];
+  tools: ScenarioTool[];
   examples: ScenarioExample[];
 }
 
@@ -43,6 +43,6 @@ export const scenarios = {
 export type ScenarioName = keyof typeof scenarios;
 
 /** A deep copy of a scenario's tools, so a caller mutating them cannot change another world's. */
-export function scenarioTools(name: ScenarioName): FunctionTool[] {
+export function scenarioTools(name: ScenarioName): ScenarioTool[] {
   return structuredClone(scenarios[name].tools);
 }

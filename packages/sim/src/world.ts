@@ -4,15 +4,17 @@
  * reference's `name(arg1,arg2)` form, a deterministic clock, and a JSON snapshot.
  */
 
-/** A JSON Schema property of a tool parameter, as the scenario files write them. */
-export interface ToolParameterSchema {
-  type: "string" | "number" | "integer" | "boolean";
+import type { FunctionTool, ParameterSchema, ParameterType } from "@rtool/contract/calls";
+
+/** A JSON Schema property of a tool parameter, as the scenario files write them (a contract parameter schema). */
+export interface ToolParameterSchema extends ParameterSchema {
+  type: ParameterType;
   description?: string;
   enum?: ReadonlyArray<string | number | boolean>;
 }
 
-/** An OpenAI-style function tool, exactly as in the scenario files. */
-export interface FunctionTool {
+/** An OpenAI-style function tool, exactly as in the scenario files: a contract `FunctionTool` with every field present. */
+export interface ScenarioTool extends FunctionTool {
   type: "function";
   function: {
     name: string;
@@ -107,7 +109,7 @@ export interface World<State> {
   /** The scenario's name, e.g. "robotic_arm". */
   readonly name: string;
   /** The scenario's tools, exactly as in the scenario file. */
-  readonly tools: FunctionTool[];
+  readonly tools: ScenarioTool[];
   /** The scenario's v2 system prompt. */
   readonly system: string;
   /** The state as the scenario examples' environment lines. */

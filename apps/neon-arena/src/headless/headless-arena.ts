@@ -9,8 +9,8 @@ import { AgentClient } from "@rtool/phaser-plugin/headless";
 import {
   createNeonArena,
   createTowerDefense,
-  type FunctionTool,
   type NeonArenaWorld,
+  type ScenarioTool,
   type TowerDefenseWorld,
 } from "@rtool/sim";
 import {
@@ -107,7 +107,7 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
   let round = 1;
   let roundOverAt: number | null = null;
 
-  const drive = (name: string, targetHz: number, scope: string, tools: readonly FunctionTool[]): Driven => {
+  const drive = (name: string, targetHz: number, scope: string, tools: readonly ScenarioTool[]): Driven => {
     const transport = new RecordingTransport(options.serverUrl, origin, stream);
     const client = new AgentClient({ transport, dispatch: "update" });
     const counts: AgentCounts = { accepted: 0, rejected: 0, dropped: 0, errors: 0, restedMs: 0 };

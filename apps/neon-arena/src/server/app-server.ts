@@ -3,9 +3,12 @@
  * `src/client/main.ts`), and `/rtool/*` forwarded to an rtool-server, so the browser talks to
  * one origin (no CORS to configure) and the server can stay on loopback.
  */
-import { join } from "node:path";
+import { buildArenaBundle } from "./bundle";
 import { inPageAssets } from "./in-page-assets";
 import { arenaPage } from "./page";
+
+// The bundler lives in its own module (the in-page assets use it too, and must not import this one).
+export { BundleError, buildArenaBundle, bundleClient } from "./bundle";
 
 /** Options of {@link startArenaApp}. */
 export interface ArenaAppOptions {
@@ -35,16 +38,6 @@ export interface ArenaApp {
   stop(): Promise<void>;
 }
 
-/** Thrown when the game bundle does not build. */
-export class BundleError extends Error {
-  readonly logs: string[];
-  constructor(logs: string[]) {
-    super(`the Neon Arena bundle failed to build:\n${logs.join("\n")}`);
-    this.name = "BundleError";
-    this.logs = logs;
-  }
-}
-
 /**
  * Headers on every response: they make the page cross-origin isolated (`crossOriginIsolated`),
  * which SharedArrayBuffer and so onnxruntime-web's WASM threads need (`?engine=in-page`). The
@@ -63,28 +56,6 @@ export function isolated(response: Response): Response {
 
 const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "authorization"];
 const FORWARDED_REPLY_HEADERS = ["content-type", "retry-after", "cache-control"];
-
-/**
- * Bundles one browser entry of `src/client` (the page's `main.ts`, the in-page worker). The
- * plugin and core resolve to their TypeScript sources through the "bun" export condition (the
- * workspace sources), so no package build is needed first.
- */
-export async function bundleClient(entry: string, minify = false): Promise<string> {
-  const result = await Bun.build({
-    entrypoints: [join(import.meta.dir, "..", "client", entry)],
-    target: "browser",
-    format: "esm",
-    conditions: ["bun"],
-    minify,
-  });
-  if (!result.success) throw new BundleError(result.logs.map((log) => String(log)));
-  return result.outputs[0]!.text();
-}
-
-/** Builds the page's bundle. */
-export async function buildArenaBundle(minify = false): Promise<string> {
-  return bundleClient("main.ts", minify);
-}
 
 /**
  * Builds the bundle and serves the app.

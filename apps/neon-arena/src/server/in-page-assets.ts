@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { RT_TINY_DIR } from "@rtool/model-rt-tiny";
-import { bundleClient } from "./app-server";
+import { bundleClient } from "./bundle";
 
 const MODEL_FILES = new Set(["config.json", "tokenizer.json", "model.safetensors", "generation_config.json"]);
 /**

@@ -1,7 +1,8 @@
+import type { PromptFormat } from "@rtool/contract";
 import type { ToolInput, ToolSpec } from "./tools";
 
-/** Prompt format: `v1` (head instructions in the system turn) or `v2` (domain system prompt). */
-export type PromptFormat = "v1" | "v2";
+/** Prompt format: `v1` (head instructions in the system turn) or `v2` (domain system prompt); the call contract's type. */
+export type { PromptFormat };
 
 /** What a prompt is built from. */
 export interface PromptRequest {

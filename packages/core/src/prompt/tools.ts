@@ -7,8 +7,10 @@
  * failing later inside the decoder.
  */
 
-/** Scalar types a head can carry. */
-export type ParameterType = "string" | "number" | "integer" | "boolean";
+import { MAX_TOOL_PARAMETERS, type ParameterType } from "@rtool/contract/calls";
+
+/** Scalar types a head can carry, and the most parameters a tool may have (the call contract's). */
+export { MAX_TOOL_PARAMETERS, type ParameterType };
 
 /** One parameter of a tool, in `properties` declaration order. */
 export interface ToolParameter {
@@ -38,9 +40,6 @@ export interface FunctionSchema {
 
 /** An OpenAI-style tool `{type: "function", function: {...}}`, or its bare function form. */
 export type ToolInput = { type?: string; function: FunctionSchema } | FunctionSchema;
-
-/** Most parameters a tool may have: the heads are `<arg1>`..`<arg6>`. */
-export const MAX_TOOL_PARAMETERS = 6;
 
 /** Names the model can spell as one head value: OpenAI's rule for function names. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;

@@ -30,8 +30,11 @@ export interface ToolContext {
 /** A tool's handler: typed arguments in, any result (or a promise of one) out. */
 export type ToolHandler<Args, Result> = (args: Args, context: ToolContext) => Result | Promise<Result>;
 
-/** An OpenAI-style function tool, as sent to the model and the server. */
-export interface FunctionTool {
+/**
+ * A declared tool as sent to the model and the server: the contract's `DeclaredTool` with its
+ * parameters always present (a distinct name, since it is narrower).
+ */
+export interface DeclaredTool {
   type: "function";
   function: FunctionSchema & { parameters: JsonObjectSchema };
 }
@@ -42,7 +45,7 @@ export interface ToolDefinition<Args = Record<string, unknown>, Result = unknown
   readonly name: string;
   readonly description?: string;
   /** The tool as the prompt renders it. */
-  readonly tool: FunctionTool;
+  readonly tool: DeclaredTool;
   /** The normalised tool (parameter order, types, enums, required). */
   readonly spec: ToolSpec;
   /** The zod schema, when the parameters were given as one. */
@@ -110,11 +113,11 @@ export function defineTool(options: DefineToolOptions): ToolDefinition<any, unkn
   const parameters = zod
     ? zodToParameters(zod, `${where}.parameters`)
     : (options.parameters as JsonObjectSchema);
-  const fn: FunctionTool["function"] =
+  const fn: DeclaredTool["function"] =
     options.description !== undefined
       ? { name: options.name, description: options.description, parameters }
       : { name: options.name, parameters };
-  const tool: FunctionTool = { type: "function", function: fn };
+  const tool: DeclaredTool = { type: "function", function: fn };
   let spec: ToolSpec;
   try {
     [spec] = normalizeTools([tool]);

@@ -11,6 +11,8 @@ test("typed handlers compile and misuse does not (tsc on define-tool.type-test.t
   const options = ["--noEmit", "--strict", "--target", "ES2022", "--module", "ESNext"];
   options.push("--moduleResolution", "bundler", "--skipLibCheck", "--verbatimModuleSyntax");
   options.push("--types", "bun", "--lib", "ES2022,DOM");
+  // Workspace packages (the call contract) resolve to their sources, as in the repository's tsconfig.
+  options.push("--customConditions", "bun");
   const proc = Bun.spawn([process.execPath, tsc, ...options, file], {
     cwd: join(import.meta.dir, "../.."),
     stdout: "pipe",

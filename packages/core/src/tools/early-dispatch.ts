@@ -7,8 +7,13 @@
 import { headValueText } from "../calls/head-value";
 import { mapHeadsToCall } from "../calls/map-heads";
 import type { HeadName } from "../prompt/heads";
-import { type ErrorInfo, type ExecutionFailure, type ExecutionResult, errorInfo } from "./execution-result";
-import type { CallToExecute } from "./executor";
+import {
+  type CallToExecute,
+  type ErrorInfo,
+  type ExecutionFailure,
+  type ExecutionResult,
+  errorInfo,
+} from "./execution-result";
 import type { ToolRegistry } from "./registry";
 
 /** A streamed event: a finished head (`text` null or `<|null|>` when unused), or the call. */

@@ -4,6 +4,15 @@
  */
 import type { CallIssue } from "../calls/map-heads";
 
+/** A call to execute: a core `CallResult`, a server or client reply, or a hand-made `{function, args}`. */
+export interface CallToExecute {
+  function: string | null;
+  args?: Record<string, unknown>;
+  /** When false, the call is refused with its `errors` (the decoder already found it invalid). */
+  valid?: boolean;
+  errors?: readonly CallIssue[];
+}
+
 /** Where an execution's time went (ms; `startedAt` is epoch ms). */
 export interface ExecutionTimings {
   /** When the executor took the call. */

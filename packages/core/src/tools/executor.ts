@@ -12,23 +12,19 @@ import {
   type StreamEvent,
 } from "./early-dispatch";
 import {
+  type CallToExecute,
   type ExecutionFailure,
   type ExecutionFailureStatus,
   type ExecutionResult,
   type ExecutionTimings,
   errorInfo,
 } from "./execution-result";
+
+// Declared beside the results (early dispatch needs it too, and must not import this file).
+export type { CallToExecute } from "./execution-result";
+
 import type { ToolRegistry } from "./registry";
 import { HandlerWorkerPool } from "./worker-pool";
-
-/** A call to execute: a core `CallResult`, a server or client reply, or a hand-made `{function, args}`. */
-export interface CallToExecute {
-  function: string | null;
-  args?: Record<string, unknown>;
-  /** When false, the call is refused with its `errors` (the decoder already found it invalid). */
-  valid?: boolean;
-  errors?: readonly CallIssue[];
-}
 
 /** Handler isolation: handlers run in worker threads that import `module`. */
 export interface IsolationOptions {

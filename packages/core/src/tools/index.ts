@@ -4,9 +4,11 @@
  * `ToolExecutor` (deadline, AbortSignal, typed results, optional worker isolation, early
  * dispatch from streamed heads, audit hook).
  */
+// The wire's tool type, from the call contract (a declared tool is one).
+export type { FunctionTool } from "@rtool/contract";
 export {
+  type DeclaredTool,
   defineTool,
-  type FunctionTool,
   isToolDefinition,
   type JsonToolOptions,
   TOOL_DEFINITION,

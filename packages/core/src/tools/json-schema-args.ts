@@ -2,24 +2,15 @@
  * Plain JSON Schema parameters: the argument type a handler gets (computed from the schema's
  * literal type) and the run-time check of arguments against a normalised {@link ToolSpec}.
  */
+import { checkArgs, type ParameterSchema, type ParametersSchema } from "@rtool/contract/calls";
 import type { CallIssue } from "../calls/map-heads";
-import type { ToolParameter, ToolSpec } from "../prompt/tools";
+import type { ToolSpec } from "../prompt/tools";
 
-/** A JSON Schema property as the heads support it. */
-export interface JsonParameterSchema {
-  type?: string | readonly string[];
-  description?: string;
-  enum?: readonly (string | number)[];
-  [keyword: string]: unknown;
-}
+/** A JSON Schema property as the heads support it (the call contract's `ParameterSchema`). */
+export type JsonParameterSchema = ParameterSchema;
 
-/** An object schema with properties in parameter order (`argI` is the I-th key). */
-export interface JsonObjectSchema {
-  type: "object";
-  properties?: Readonly<Record<string, JsonParameterSchema>>;
-  required?: readonly string[];
-  [keyword: string]: unknown;
-}
+/** An object schema with properties in parameter order, `argI` the I-th key (the call contract's `ParametersSchema`). */
+export type JsonObjectSchema = ParametersSchema;
 
 /** The TypeScript type of a JSON Schema scalar type name. */
 export type ScalarOf<T> = T extends "string"
@@ -66,7 +57,8 @@ export type JsonSchemaArgs<S> = S extends { properties: infer P }
 export type ArgsCheck<T> = { ok: true; value: T } | { ok: false; issues: CallIssue[] };
 
 /**
- * Checks arguments against a normalised tool: known names only, required ones present, each
+ * Checks arguments against a normalised tool with the call contract's `checkArgs` (the one call
+ * validator the plugin and the worlds use too): known names only, required ones present, each
  * value of its parameter's type (integers whole, enums one of their values). `null` counts as
  * absent, as the `<|null|>` head does.
  *
@@ -76,47 +68,8 @@ export type ArgsCheck<T> = { ok: true; value: T } | { ok: false; issues: CallIss
  * The value has no prototype, so any parameter name (`__proto__` included) is a plain key.
  */
 export function checkJsonArgs(spec: ToolSpec, args: unknown): ArgsCheck<Record<string, unknown>> {
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    return { ok: false, issues: [{ path: "args", message: "must be an object" }] };
-  }
-  const given = args as Record<string, unknown>;
-  const issues: CallIssue[] = [];
-  const known = new Set(spec.parameters.map((p) => p.name));
-  for (const name of Object.keys(given)) {
-    if (!known.has(name))
-      issues.push({ path: `args.${name}`, message: `${spec.name} has no parameter "${name}"` });
-  }
-  // No prototype, as in calls/map-heads.ts: a parameter named `__proto__` is stored as a key,
-  // not taken as the object's prototype, and `constructor` is absent until given.
-  const value: Record<string, unknown> = Object.create(null);
-  for (const parameter of spec.parameters) {
-    const path = `args.${parameter.name}`;
-    // Own keys only: an inherited `constructor` or `__proto__` of `{}` is not an argument.
-    const item = Object.hasOwn(given, parameter.name) ? given[parameter.name] : undefined;
-    if (item === undefined || item === null) {
-      if (parameter.required)
-        issues.push({ path, message: `missing required parameter "${parameter.name}"` });
-      continue;
-    }
-    const problem = valueProblem(parameter, item);
-    if (problem) issues.push({ path, message: problem });
-    else value[parameter.name] = item;
-  }
-  return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
-}
-
-function valueProblem(parameter: ToolParameter, value: unknown): string | null {
-  if (parameter.enum && !parameter.enum.includes(value as string | number)) {
-    return `${JSON.stringify(value)} is not one of ${parameter.enum.map((v) => JSON.stringify(v)).join(", ")}`;
-  }
-  switch (parameter.type) {
-    case "string":
-      return typeof value === "string" ? null : `must be a string, got ${typeof value}`;
-    case "boolean":
-      return typeof value === "boolean" ? null : `must be a boolean, got ${typeof value}`;
-    case "number":
-      return typeof value === "number" && Number.isFinite(value) ? null : "must be a finite number";
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value) ? null : "must be an integer";
-  }
+  const checked = checkArgs(spec.name, spec.parameters, args);
+  return checked.ok
+    ? { ok: true, value: checked.args }
+    : { ok: false, issues: checked.issues.map(({ path, message }) => ({ path, message })) };
 }

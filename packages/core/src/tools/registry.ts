@@ -6,7 +6,7 @@
 import { buildPrompt, systemPrefix } from "../prompt/build";
 import type { PromptFormat, PromptRequest } from "../prompt/request";
 import { normalizeTools, ToolSchemaError, type ToolSpec } from "../prompt/tools";
-import { type FunctionTool, isToolDefinition, type ToolDefinition } from "./define-tool";
+import { type DeclaredTool, isToolDefinition, type ToolDefinition } from "./define-tool";
 
 /** Marks registries across module copies (the worker finds them among a module's exports). */
 export const TOOL_REGISTRY = Symbol.for("rtool.toolRegistry");
@@ -79,7 +79,7 @@ export class ToolRegistry {
   }
 
   /** OpenAI-style tools in prompt order: the `tools` of an HTTP request. */
-  tools(): FunctionTool[] {
+  tools(): DeclaredTool[] {
     return this.ordered.map((t) => t.tool);
   }
 

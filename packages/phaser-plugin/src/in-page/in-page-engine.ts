@@ -6,11 +6,11 @@
  */
 import {
   type CallReply,
-  type CallRequest,
   RequestRejectedError,
   type SendOptions,
   ServerUnavailableError,
   type Transport,
+  type TransportRequest,
 } from "../transport";
 import type { FromWorker, InPageLoadTimings, InPageModelOptions, InPageThreads, ToWorker } from "./protocol";
 
@@ -105,7 +105,7 @@ export function inPageEngine(options: InPageEngineOptions): InPageEngine {
   worker.postMessage({ type: "load", options: model });
 
   const transport: Transport = {
-    send(request: CallRequest, sendOptions: SendOptions = {}): Promise<CallReply> {
+    send(request: TransportRequest, sendOptions: SendOptions = {}): Promise<CallReply> {
       const { signal, onHead } = sendOptions;
       if (signal?.aborted) return Promise.reject(abortError());
       const id = nextId++;

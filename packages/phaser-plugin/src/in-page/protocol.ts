@@ -4,7 +4,7 @@
  * structurally instead of importing core, so a server-only install of the plugin pulls in no
  * model runtime: the game's worker script hands core to {@link serveInPageWorker}.
  */
-import type { CallReply, CallRequest } from "../transport";
+import type { CallReply, TransportRequest } from "../transport";
 
 /** How the worker loads the model: `loadWebModel`'s options, plus its URL. */
 export interface InPageModelOptions {
@@ -49,7 +49,7 @@ export interface InPageThreads {
 /** Page to worker. */
 export type ToWorker =
   | { type: "load"; options: InPageModelOptions }
-  | { type: "call"; id: number; request: CallRequest; stream: boolean }
+  | { type: "call"; id: number; request: TransportRequest; stream: boolean }
   | { type: "cancel"; id: number };
 
 /** Worker to page. */
@@ -79,7 +79,7 @@ export interface CoreCaller {
 }
 
 /** A request in `@rtool/core`'s shape: the transport's, format included (core reads it per call). */
-export type CoreCallRequest = CallRequest;
+export type CoreCallRequest = TransportRequest;
 
 /**
  * The part of `@rtool/core/browser` the worker needs; pass the module itself:

@@ -4,7 +4,7 @@
  * local runtime (`loadCallers`, with {@link LocalCompletions}) and a remote OpenAI-compatible
  * completions endpoint such as vLLM or SGLang ({@link createOpenAiEngine}).
  */
-import type { LoadedModel } from "../model-host";
+import type { Caller } from "../caller";
 
 /** One batched completion request: every prompt is continued on its own, in one go. */
 export interface CompletionRequest {
@@ -51,6 +51,22 @@ export interface CompletionResult {
 /** Text completions over a batch of prompts. */
 export interface CompletionEngine {
   complete(request: CompletionRequest): Promise<CompletionResult>;
+}
+
+/**
+ * A loaded model as the server uses it: one caller for both prompt formats (each request names
+ * its format), so the model's prefix cache is one too.
+ */
+export interface LoadedModel {
+  caller: Caller;
+  /** Execution provider in use; "remote" for a remote engine. */
+  provider: "cpu" | "cuda" | "remote";
+  /** Text completions (`/v1/completions`), when the model serves them. */
+  completions?: CompletionEngine;
+  /** Forward passes run and the steps they served (more steps than passes: calls shared passes). */
+  batchStats?(): { passes: number; steps: number };
+  /** Releases the runtime. */
+  dispose?(): Promise<void>;
 }
 
 /** A model as the routes use it: a caller (for both prompt formats) and text completions. */

@@ -2,6 +2,7 @@
  * The one error type routes throw: an HTTP status, the request field it concerns and a message,
  * rendered by the app's error handler as `{success: false, error, code, field, issues}`.
  */
+import type { ApiErrorCode } from "@rtool/contract";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /** One problem with a request field; `path` is like `messages[0].role` or `tools[2].function.name`. */
@@ -10,26 +11,8 @@ export interface FieldIssue {
   message: string;
 }
 
-/** Machine-readable kinds of failure, stable across releases. */
-export type ApiErrorCode =
-  | "invalid_json"
-  | "invalid_request"
-  | "body_too_large"
-  | "unsupported_tools"
-  | "unauthorized"
-  | "queue_full"
-  | "model_loading"
-  | "model_failed"
-  | "timeout"
-  | "not_found"
-  | "method_not_allowed"
-  | "unsupported_media_type"
-  | "host_not_allowed"
-  | "client_closed"
-  | "shutting_down"
-  | "engine_error"
-  | "engine_timeout"
-  | "internal";
+/** Machine-readable kinds of failure, stable across releases (listed in the call contract). */
+export type { ApiErrorCode };
 
 /**
  * An error with an HTTP status and the field it concerns (null when it concerns the whole request).

@@ -3,6 +3,11 @@
  * `tool_calls` (JSON, or an SSE chunk stream ending in `[DONE]` with `stream: true`).
  */
 import { randomUUID } from "node:crypto";
+import {
+  type ChatCompletion,
+  type ChatCompletionsRequest,
+  chatCompletionsRequestSchema,
+} from "@rtool/contract";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { type CallBody, checkTools, toApiError, toCallerRequest } from "../call-request";
@@ -13,11 +18,6 @@ import { ApiError } from "../http/api-error";
 import { type JsonBodyEnv, jsonBody } from "../http/json-body";
 import type { RequestSignalEnv } from "../middleware/request-timeout";
 import { headStrings } from "../reply";
-import {
-  type ChatCompletion,
-  type ChatCompletionsRequest,
-  chatCompletionsRequestSchema,
-} from "../schemas/chat-completions";
 
 type Env = JsonBodyEnv<ChatCompletionsRequest> & RequestSignalEnv;
 

@@ -3,6 +3,8 @@
  * as JSON or (with `stream: true`) as Server-Sent Events: a `head` event per finished head, then
  * a `call` event carrying the same reply the JSON route gives.
  */
+
+import { type FunctionCallRequest, functionCallRequestSchema } from "@rtool/contract";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { checkTools, toApiError, toCallerRequest } from "../call-request";
@@ -15,7 +17,6 @@ import { type JsonBodyEnv, jsonBody } from "../http/json-body";
 import type { RequestSignalEnv } from "../middleware/request-timeout";
 import type { PromptFormat } from "../model-host";
 import { NULL_HEAD, toFunctionCallReply } from "../reply";
-import { type FunctionCallRequest, functionCallRequestSchema } from "../schemas/function-call";
 
 type Env = JsonBodyEnv<FunctionCallRequest> & RequestSignalEnv;
 

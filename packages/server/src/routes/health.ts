@@ -3,6 +3,7 @@
  * "up" from "ready": `status` is "ok" unless the model failed to load, `loaded` is true once it
  * answers calls.
  */
+import type { HealthReply } from "@rtool/contract";
 import { Hono } from "hono";
 import type { ServerDeps } from "../deps";
 import { redactPaths } from "../http/redact-paths";
@@ -19,7 +20,7 @@ import { redactPaths } from "../http/redact-paths";
 export function createHealthRoute(deps: ServerDeps): Hono {
   return new Hono().get("/", (c) => {
     const { host, queue } = deps;
-    return c.json({
+    const reply: HealthReply = {
       status: host.state === "failed" ? "error" : "ok",
       loaded: host.state === "ready",
       state: host.state,
@@ -30,6 +31,7 @@ export function createHealthRoute(deps: ServerDeps): Hono {
       format: deps.format,
       queue: { running: queue.running, waiting: queue.waiting },
       ...(host.error ? { error: redactPaths(host.error.message) } : {}),
-    });
+    };
+    return c.json(reply);
   });
 }

@@ -4,15 +4,17 @@
  * style is loaded from elsewhere, so it works offline.
  */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
-import { Hono } from "hono";
-import { html, raw } from "hono/html";
-import type { ServerDeps } from "../deps";
-import { chatCompletionSchema, chatCompletionsRequestSchema } from "../schemas/chat-completions";
 import {
+  chatCompletionSchema,
+  chatCompletionsRequestSchema,
   errorReplySchema,
   functionCallReplySchema,
   functionCallRequestSchema,
-} from "../schemas/function-call";
+  healthReplySchema,
+} from "@rtool/contract";
+import { Hono } from "hono";
+import { html, raw } from "hono/html";
+import type { ServerDeps } from "../deps";
 import { completionSchema, completionsRequestSchema } from "./completions-schema";
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
@@ -40,18 +42,6 @@ const errors = {
   },
 };
 
-const healthSchema = z
-  .object({
-    status: z.enum(["ok", "error"]),
-    loaded: z.boolean(),
-    state: z.enum(["loading", "ready", "failed"]),
-    model: z.string(),
-    version: z.string(),
-    provider: z.enum(["cpu", "cuda", "remote"]).nullable(),
-    format: z.enum(["v1", "v2"]),
-  })
-  .openapi("Health");
-
 /** The OpenAPI 3.1 document of the server. */
 export function openApiDocument(version: string): ReturnType<OpenAPIHono["getOpenAPI31Document"]> {
   const doc = new OpenAPIHono();
@@ -61,7 +51,7 @@ export function openApiDocument(version: string): ReturnType<OpenAPIHono["getOpe
     method: "get",
     path: "/health",
     summary: "Liveness and model state (never needs the API key).",
-    responses: { 200: { description: "The server is up.", ...json(healthSchema) } },
+    responses: { 200: { description: "The server is up.", ...json(healthReplySchema) } },
   });
   for (const format of ["v1", "v2"] as const) {
     registry.registerPath({

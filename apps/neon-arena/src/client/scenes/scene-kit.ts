@@ -4,7 +4,7 @@
  * must and the refusal comes back as a `rejected` event), and the canvas size.
  */
 import type { RtoolPlugin } from "@rtool/phaser-plugin";
-import type { ApplyResult, FunctionTool, ToolCall } from "@rtool/sim";
+import type { ApplyResult, ScenarioTool, ToolCall } from "@rtool/sim";
 import type Phaser from "phaser";
 import type { ArenaHub } from "../arena-hub";
 
@@ -23,7 +23,7 @@ export function hubOf(scene: Phaser.Scene): ArenaHub {
  */
 export function registerWorldTools(
   rtool: RtoolPlugin,
-  tools: readonly FunctionTool[],
+  tools: readonly ScenarioTool[],
   scope: string,
   apply: (call: ToolCall, agent: string) => ApplyResult,
 ): void {

@@ -1,36 +1,38 @@
 /**
- * `POST /v1/chat/completions`: the OpenAI request subset a tool-calling client sends, and the
- * `chat.completion` reply with `tool_calls`, so OpenAI SDK users switch by changing the base URL.
+ * `POST /v1/chat/completions` on the wire: the OpenAI request subset a tool-calling client sends,
+ * and the `chat.completion` reply with `tool_calls`, so OpenAI SDK users switch by changing the
+ * base URL.
  */
-import { z } from "@hono/zod-openapi";
-import { MESSAGE_ROLES, REQUEST_LIMITS } from "./function-call";
+import { z } from "zod";
+import { MESSAGE_ROLES, REQUEST_LIMITS } from "./constants";
+import { conversation } from "./function-call";
 
 const textPart = z.object({ type: z.literal("text"), text: z.string().max(REQUEST_LIMITS.messageChars) });
 
+/** A chat message (text parts allowed). */
 export const chatMessageSchema = z
   .object({
     role: z.enum([...MESSAGE_ROLES, "developer"]),
     content: z.union([z.string().max(REQUEST_LIMITS.messageChars), z.array(textPart).max(64)]).nullish(),
   })
-  .openapi("ChatMessage");
+  .meta({ id: "ChatMessage" });
 
+/** A chat message (text parts allowed). */
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** A tool of a chat request; its inner structure is checked as a function call's tools are. */
 export const chatToolSchema = z
   .object({
     type: z.literal("function"),
     function: z.record(z.string(), z.unknown()),
   })
-  .openapi("ChatTool");
+  .meta({ id: "ChatTool" });
 
+/** The request body of `/v1/chat/completions`. */
 export const chatCompletionsRequestSchema = z
   .object({
     model: z.string().max(256).optional(),
-    messages: z
-      .array(chatMessageSchema)
-      .min(1)
-      .max(REQUEST_LIMITS.messages)
-      .refine((messages) => messages.some((m) => m.role === "user"), {
-        message: "must contain a user message (the query is the last one)",
-      }),
+    messages: conversation(chatMessageSchema),
     tools: z.array(chatToolSchema).min(1).max(REQUEST_LIMITS.tools),
     tool_choice: z
       .union([
@@ -48,16 +50,24 @@ export const chatCompletionsRequestSchema = z
       .nullish(),
     history: z.array(z.string().max(REQUEST_LIMITS.historyChars)).max(REQUEST_LIMITS.history).nullish(),
   })
-  .openapi("ChatCompletionsRequest");
+  .meta({ id: "ChatCompletionsRequest" });
 
+/** A chat request as the server reads it (defaults filled in). */
 export type ChatCompletionsRequest = z.infer<typeof chatCompletionsRequestSchema>;
+/** A chat request as a client may send it (defaulted fields optional). */
+export type ChatCompletionsBody = z.input<typeof chatCompletionsRequestSchema>;
 
-const toolCallSchema = z.object({
+/** One tool call of a chat completion; `arguments` is JSON text. */
+export const chatToolCallSchema = z.object({
   id: z.string(),
   type: z.literal("function"),
-  function: z.object({ name: z.string(), arguments: z.string().openapi({ description: "JSON text" }) }),
+  function: z.object({ name: z.string(), arguments: z.string().meta({ description: "JSON text" }) }),
 });
 
+/** One tool call of a chat completion. */
+export type ChatToolCall = z.infer<typeof chatToolCallSchema>;
+
+/** The reply of `/v1/chat/completions`. */
 export const chatCompletionSchema = z
   .object({
     id: z.string(),
@@ -70,7 +80,7 @@ export const chatCompletionSchema = z
         message: z.object({
           role: z.literal("assistant"),
           content: z.string().nullable(),
-          tool_calls: z.array(toolCallSchema).optional(),
+          tool_calls: z.array(chatToolCallSchema).optional(),
         }),
         finish_reason: z.enum(["tool_calls", "stop"]),
       }),
@@ -82,8 +92,9 @@ export const chatCompletionSchema = z
         heads: z.record(z.string(), z.string()),
         latency_ms: z.number(),
       })
-      .openapi({ description: "rtool's extension: validity and raw heads." }),
+      .meta({ description: "rtool's extension: validity and raw heads." }),
   })
-  .openapi("ChatCompletion");
+  .meta({ id: "ChatCompletion" });
 
+/** The reply of `/v1/chat/completions`. */
 export type ChatCompletion = z.infer<typeof chatCompletionSchema>;
