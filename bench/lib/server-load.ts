@@ -7,6 +7,7 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { FunctionCallReply } from "../../packages/contract/src";
 import { writeRandomQwenCheckpoint } from "../../packages/core/src/model/random-checkpoint";
 import { layerShapeJson, QWEN_SHAPES } from "../../packages/core/src/model/shapes";
 import {
@@ -15,7 +16,6 @@ import {
   loadCallers,
 } from "../../packages/server/src/load-callers";
 import { resolveModelDir } from "../../packages/server/src/model-source";
-import type { FunctionCallReply } from "../../packages/contract/src";
 import { createServer } from "../../packages/server/src/server";
 import { FIXTURE_TOOLS } from "../../packages/server/src/testing/sample-tools";
 
