@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RtoolClient } from "../packages/client/src/index";
 import type { FunctionCallReply, FunctionTool } from "../packages/client/src/types";
+import { SHIP_MOVE_TOOL } from "../packages/contract/src/testing/sample-tools";
 import { writeRandomQwenCheckpoint } from "../packages/core/src/model/random-checkpoint";
 import { layerShapeJson, QWEN_SHAPES } from "../packages/core/src/model/shapes";
 import { loadCallers } from "../packages/server/src/load-callers";
@@ -64,17 +65,7 @@ export function loadScenarios(): BenchScenario[] {
       .map((f) => ({ name: f.replace(/\.json$/, ""), ...JSON.parse(readFileSync(join(dir, f), "utf8")) }));
   }
   const tools: FunctionTool[] = [
-    {
-      type: "function",
-      function: {
-        name: "move",
-        parameters: {
-          type: "object",
-          properties: { direction: { type: "string", enum: ["up", "down", "left", "right"] } },
-          required: ["direction"],
-        },
-      },
-    },
+    SHIP_MOVE_TOOL,
     {
       type: "function",
       function: { name: "fire", parameters: { type: "object", properties: {}, required: [] } },

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { SHIP_MOVE_TOOL } from "@rtool/contract/testing";
 import { createRealtimeCaller, defineTool, loadModel, ToolExecutor, ToolRegistry } from "@rtool/core";
 import { createServer, type RtoolServer } from "@rtool/server";
 import { RtoolClient } from "./client";
@@ -18,17 +19,7 @@ const FIXTURE = join(import.meta.dir, "../../core/test/fixtures/qwen3-tied");
 const API_KEY = "test-key";
 
 const TOOLS: FunctionTool[] = [
-  {
-    type: "function",
-    function: {
-      name: "move",
-      parameters: {
-        type: "object",
-        properties: { direction: { type: "string", enum: ["up", "down", "left", "right"] } },
-        required: ["direction"],
-      },
-    },
-  },
+  SHIP_MOVE_TOOL,
   {
     type: "function",
     function: {

@@ -1,24 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { TIMER_TOOL } from "@rtool/contract/testing";
 import { dispatchCall, formatHistoryEntry, validateWorldCall } from "./call-dispatch";
 import { accept, type ScenarioTool } from "./world";
 
-const tool: ScenarioTool = {
-  type: "function",
-  function: {
-    name: "set_timer",
-    description: "A tool with every parameter type.",
-    parameters: {
-      type: "object",
-      properties: {
-        label: { type: "string" },
-        minutes: { type: "integer" },
-        loud: { type: "boolean" },
-        mode: { type: "string", enum: ["once", "daily"] },
-      },
-      required: ["minutes"],
-    },
-  },
-};
+const tool: ScenarioTool = TIMER_TOOL;
 
 describe("validateWorldCall", () => {
   test("accepts typed args and drops null ones as not given", () => {

@@ -1,25 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { MOVE_TO_TOOL } from "@rtool/contract/testing";
 import { normalizeTools } from "../prompt/tools";
 import { formatCallForHistory } from "./history";
 import { mapHeadsToCall } from "./map-heads";
 
 const tools = normalizeTools([
-  {
-    type: "function",
-    function: {
-      name: "move_to",
-      parameters: {
-        type: "object",
-        properties: {
-          x: { type: "number" },
-          y: { type: "number" },
-          z: { type: "number" },
-          speed: { type: "string", enum: ["slow", "normal", "fast"] },
-        },
-        required: ["x", "y", "z"],
-      },
-    },
-  },
+  MOVE_TO_TOOL,
   {
     type: "function",
     function: {

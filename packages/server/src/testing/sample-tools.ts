@@ -1,40 +1,10 @@
-/** Small tool sets for tests and the benchmark (shapes of the reference robot-arm scenario). */
+/**
+ * Request bodies for tests and the benchmark. The robot-arm tools are `@rtool/contract/testing`'s
+ * (re-exported here); the fixture-sized tools are the server's own.
+ */
+import { ROBOT_TOOLS } from "@rtool/contract/testing";
 
-export const ROBOT_TOOLS = [
-  {
-    type: "function",
-    function: {
-      name: "move_to",
-      description: "Move the tool tip to a point.",
-      parameters: {
-        type: "object",
-        properties: {
-          x: { type: "number" },
-          y: { type: "number" },
-          z: { type: "number" },
-          speed: { type: "string", enum: ["slow", "normal", "fast"] },
-        },
-        required: ["x", "y", "z"],
-      },
-    },
-  },
-  {
-    type: "function",
-    function: {
-      name: "grip",
-      description: "Close the gripper.",
-      parameters: { type: "object", properties: { force: { type: "number" } }, required: ["force"] },
-    },
-  },
-  {
-    type: "function",
-    function: {
-      name: "release",
-      description: "Open the gripper.",
-      parameters: { type: "object", properties: {} },
-    },
-  },
-];
+export { ROBOT_TOOLS };
 
 /** A request body a reference client would send. */
 export function sampleBody(query = "move to x 300 y 150 z 50 slowly"): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { MOVE_TO_TOOL } from "@rtool/contract/testing";
 import { normalizeTools } from "../../prompt/tools";
 import { buildHeadConstraints, parameterConstraint } from "./build";
 import { enumConstraint, functionNameConstraint } from "./choice";
@@ -99,19 +100,7 @@ describe("numeric constraints", () => {
 
 describe("buildHeadConstraints", () => {
   const arm = normalizeTools([
-    {
-      name: "move_to",
-      parameters: {
-        type: "object",
-        properties: {
-          x: { type: "number" },
-          y: { type: "number" },
-          z: { type: "number" },
-          speed: { type: "string", enum: ["slow", "normal", "fast"] },
-        },
-        required: ["x", "y", "z"],
-      },
-    },
+    MOVE_TO_TOOL,
     {
       name: "rotate",
       parameters: {
