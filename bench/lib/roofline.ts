@@ -2,7 +2,15 @@
  * Roofline cost of one decoder forward pass: the weight bytes it must read and the FLOPs it must
  * do, so a measured step time can be compared with max(bytes / bandwidth, FLOPs / peak).
  */
-import type { QwenConfig } from "../../packages/core/src/index";
+import { type QwenConfig, qwenTensorShapes } from "../../packages/core/src/index";
+
+/** Weights of one decoder layer's linear projections (q, k, v, o, gate, up, down), from core's shape table. */
+export function layerLinearParams(config: QwenConfig): number {
+  let params = 0;
+  for (const [name, [rows, cols]] of qwenTensorShapes(config))
+    if (name.startsWith("model.layers.0.") && name.endsWith("_proj.weight")) params += rows * cols;
+  return params;
+}
 
 /** Work of one forward pass. */
 export interface StepCost {
@@ -25,18 +33,12 @@ export function stepCost(
   config: QwenConfig,
   shape: { q: number; past: number; rows: number; bytesPerWeight?: number },
 ): StepCost {
-  const {
-    hiddenSize: h,
-    intermediateSize: ff,
-    numAttentionHeads: nH,
-    numKeyValueHeads: kvH,
-    headDim: hd,
-  } = config;
   const bytesPerWeight = shape.bytesPerWeight ?? 4;
-  const layerParams = h * nH * hd + 2 * h * kvH * hd + nH * hd * h + 3 * h * ff;
-  const classifierParams = config.vocabSize * h;
+  const layerParams = layerLinearParams(config);
+  const classifierParams = config.vocabSize * config.hiddenSize;
   const total = shape.past + shape.q;
-  const attentionFlops = 4 * shape.q * total * nH * hd; // scores and weighted values
+  // scores and weighted values
+  const attentionFlops = 4 * shape.q * total * config.numAttentionHeads * config.headDim;
   return {
     weightBytes: (config.numLayers * layerParams + classifierParams) * bytesPerWeight,
     flops:
