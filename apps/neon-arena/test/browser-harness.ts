@@ -3,15 +3,22 @@
  * fresh profile, the page's `window.rtoolArena.state()` read from the test, and where
  * screenshots go.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  closedPortUrl,
+  hasChromium,
+} from "../../../packages/phaser-plugin/test/chromium";
 import type { ArenaSnapshot } from "../src/client/arena-hub";
 import type { InPageStatus } from "../src/client/in-page";
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const hasChromium = existsSync(CHROMIUM);
+/** The plugin's browser-test basics: Debian's chromium, its headless flags, a refused URL. */
+export { CHROMIUM, closedPortUrl, hasChromium };
+
 /**
  * Where screenshots go: a git-ignored folder, so a test run never rewrites tracked files. The
  * committed ones under bench/results/screens are refreshed only on request (`bun run bench`, or
@@ -22,24 +29,6 @@ export const SCREENS =
     ? join(import.meta.dir, "..", "..", "..", "bench", "results", "screens")
     : join(import.meta.dir, "..", "..", "..", ".cache", "screens");
 mkdirSync(SCREENS, { recursive: true });
-
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-
-/** A loopback URL where nothing listens (a port that was just free), so connections are refused at once. */
-export function closedPortUrl(): string {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const url = `http://127.0.0.1:${probe.port}`;
-  probe.stop(true);
-  return url;
-}
 
 /** A chromium with one page, and helpers over the app's state hook. */
 export interface ArenaBrowser {

@@ -8,16 +8,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { AgentClient, type CallEvent, type HeadEvent } from "@rtool/phaser-plugin/headless";
+import { closedPortUrl } from "../../../packages/phaser-plugin/test/chromium";
 import { type ArenaApp, startArenaApp } from "../src/server/app-server";
 import { type RtoolProcess, startRtoolServer } from "../src/server/rtool-process";
 
-/** A loopback URL where nothing listens (a port that was just free), so connections are refused at once. */
-function closedPortUrl(): string {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const url = `http://127.0.0.1:${probe.port}`;
-  probe.stop(true);
-  return url;
-}
 const deadUrl = closedPortUrl();
 
 const FIXTURE_MODEL = join(

@@ -5,21 +5,12 @@
  * offline status. Skips where /usr/bin/chromium is absent.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS, closedPortUrl, hasChromium } from "./chromium";
 
-/** A loopback URL where nothing listens (a port that was just free), so connections are refused at once. */
-function closedPortUrl(): string {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const url = `http://127.0.0.1:${probe.port}`;
-  probe.stop(true);
-  return url;
-}
 const deadUrl = closedPortUrl();
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`SKIP plugin browser test: ${CHROMIUM} not found (apt-get install -y chromium)`);
 
@@ -73,15 +64,7 @@ describe.skipIf(!hasChromium)("RtoolPlugin in chromium", () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
+      args: CHROMIUM_ARGS,
     });
     page = await browser.newPage();
     page.setDefaultTimeout(120_000);
