@@ -86,10 +86,8 @@ export class PrefixCache {
   private readonly root: RadixNode = newNode(null, [], 0);
   /** Map iteration order is insertion order: the first key is the least recently used. */
   private readonly lru = new Map<Entry, true>();
-  private hits = 0;
-  private misses = 0;
-  private evictions = 0;
-  private reusedTokens = 0;
+  /** Lookups, evictions and reused tokens so far, as {@link stats} reports them. */
+  private readonly counts = { hits: 0, misses: 0, evictions: 0, reusedTokens: 0 };
   private bytes = 0;
   private treeTokens = 0;
   readonly maxBytes: number;
@@ -125,7 +123,7 @@ export class PrefixCache {
       if (node.entry) passed.push(node.entry);
     }
     if (matched === 0) {
-      this.misses++;
+      this.counts.misses++;
       return { length: 0, kv: null };
     }
     const entry = below.depth === matched && below.entry ? below.entry : this.anyEntryBelow(below);
@@ -133,8 +131,8 @@ export class PrefixCache {
     // used, or it would be the least recently used and the first evicted while in constant use.
     for (const prefix of passed) this.touch(prefix);
     this.touch(entry);
-    this.hits++;
-    this.reusedTokens += matched;
+    this.counts.hits++;
+    this.counts.reusedTokens += matched;
     const kv = entry.kv.length === matched ? entry.kv : this.kvOps.sliceKv(entry.kv, matched);
     return { length: matched, kv };
   }
@@ -181,11 +179,11 @@ export class PrefixCache {
 
   stats(): PrefixCacheStats {
     return {
-      hits: this.hits,
-      misses: this.misses,
-      evictions: this.evictions,
+      hits: this.counts.hits,
+      misses: this.counts.misses,
+      evictions: this.counts.evictions,
       cachedTokens: this.treeTokens,
-      reusedTokens: this.reusedTokens,
+      reusedTokens: this.counts.reusedTokens,
       entries: this.lru.size,
       bytes: this.bytes,
       maxBytes: this.maxBytes,
@@ -239,7 +237,7 @@ export class PrefixCache {
       if (this.bytes <= limit) return;
       if (entry === keep) continue;
       this.removeEntry(entry);
-      this.evictions++;
+      this.counts.evictions++;
     }
   }
 
