@@ -18,16 +18,9 @@
  *   (0, 0, 500) at normal speed.
  */
 import { dispatchCall, type ValidArgs } from "./call-dispatch";
-import { scenarios, scenarioTools } from "./scenarios";
-import {
-  type ApplyResult,
-  accept,
-  checkStep,
-  reject,
-  type ToolCall,
-  type World,
-  type WorldEvent,
-} from "./world";
+import { scenarioWorld } from "./scenario-world";
+import { scenarioTools } from "./scenarios";
+import { type ApplyResult, accept, reject, type ToolCall, type World, type WorldEvent } from "./world";
 
 export interface Vec3 {
   x: number;
@@ -127,7 +120,6 @@ interface Part extends ArmObjectState {
  * arm.state().holding; // "red gear"
  */
 export function createArm(options: ArmOptions = {}): ArmWorld {
-  const scenario = scenarios.robotic_arm;
   const tools = scenarioTools("robotic_arm");
   const reachMm = options.reachMm ?? 900;
   const speeds = options.speedsMmPerS ?? { slow: 100, normal: 250, fast: 500 };
@@ -317,17 +309,9 @@ export function createArm(options: ArmOptions = {}): ArmWorld {
   }
 
   return {
-    name: "robotic_arm",
-    tools,
-    system: scenario.system,
-    environment: () => [tipLine(), partsLine()],
-    describe: () => [tipLine(), partsLine()].join("\n"),
+    ...scenarioWorld("robotic_arm", tools, () => [tipLine(), partsLine()], advance),
     apply: (call: ToolCall) => dispatchCall(tools, handlers, call, calls),
     history: () => [...calls],
-    step(dtSeconds: number): WorldEvent[] {
-      checkStep(dtSeconds);
-      return advance(dtSeconds);
-    },
     state: (): ArmState => ({
       t,
       tip: { ...tip },

@@ -15,16 +15,9 @@
  *   0) and looks at the camera.
  */
 import { dispatchCall, type ValidArgs } from "./call-dispatch";
-import { scenarios, scenarioTools } from "./scenarios";
-import {
-  type ApplyResult,
-  accept,
-  checkStep,
-  reject,
-  type ToolCall,
-  type World,
-  type WorldEvent,
-} from "./world";
+import { scenarioWorld } from "./scenario-world";
+import { scenarioTools } from "./scenarios";
+import { type ApplyResult, accept, reject, type ToolCall, type World, type WorldEvent } from "./world";
 
 export type Emotion = "happy" | "sad" | "surprised" | "angry" | "neutral" | "thinking";
 export type Tone = "cheerful" | "calm" | "serious" | "excited";
@@ -225,17 +218,9 @@ export function createAvatar(options: AvatarOptions = {}): AvatarWorld {
   }
 
   return {
-    name: "digital_human",
-    tools,
-    system: scenarios.digital_human.system,
-    environment,
-    describe: () => environment().join("\n"),
+    ...scenarioWorld("digital_human", tools, environment, advance),
     apply: (call: ToolCall) => dispatchCall(tools, handlers, call, calls),
     history: () => [...calls],
-    step(dtSeconds: number): WorldEvent[] {
-      checkStep(dtSeconds);
-      return advance(dtSeconds);
-    },
     state: (): AvatarState => ({
       t,
       expression: { ...expression },

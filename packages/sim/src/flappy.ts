@@ -11,16 +11,9 @@
  */
 import { dispatchCall } from "./call-dispatch";
 import { createPrng } from "./prng";
-import { scenarios, scenarioTools } from "./scenarios";
-import {
-  type ApplyResult,
-  accept,
-  checkStep,
-  reject,
-  type ToolCall,
-  type World,
-  type WorldEvent,
-} from "./world";
+import { frameClock, scenarioWorld } from "./scenario-world";
+import { scenarioTools } from "./scenarios";
+import { type ApplyResult, accept, reject, type ToolCall, type World, type WorldEvent } from "./world";
 
 const FRAME_S = 1 / 60;
 const GRAVITY = 0.5;
@@ -82,7 +75,7 @@ export function createFlappy(options: FlappyOptions = {}): FlappyWorld {
   const calls: string[] = [];
   let rng = createPrng(options.seed ?? 1);
   let frame = 0;
-  let carryS = 0;
+  const clock = frameClock(FRAME_S);
   let bird = { x: BIRD_X, y: 0, vy: 0 };
   let pipes: Pipe[] = [];
   let score = 0;
@@ -96,7 +89,7 @@ export function createFlappy(options: FlappyOptions = {}): FlappyWorld {
   function reset(): void {
     rng = createPrng(options.seed ?? 1);
     frame = 0;
-    carryS = 0;
+    clock.reset();
     bird = { x: BIRD_X, y: options.birdY ?? height / 2, vy: options.birdVy ?? 0 };
     pipes = (options.pipes ?? [{ x: BIRD_X + 300, gapY: randomGap() }]).map((pipe) => ({ ...pipe }));
     score = 0;
@@ -167,23 +160,18 @@ export function createFlappy(options: FlappyOptions = {}): FlappyWorld {
   };
 
   reset();
+  /** Runs the whole frames in `dtSeconds` (the remainder carries over to the next step). */
+  function advance(dtSeconds: number): WorldEvent[] {
+    const out: WorldEvent[] = [];
+    const frames = clock.frames(dtSeconds);
+    for (let i = 0; i < frames && !over; i++) runFrame(out);
+    return out;
+  }
+
   return {
-    name: "flappy_bird",
-    tools,
-    system: scenarios.flappy_bird.system,
-    environment,
-    describe: () => environment().join("\n"),
+    ...scenarioWorld("flappy_bird", tools, environment, advance),
     apply: (call: ToolCall) => dispatchCall(tools, handlers, call, calls),
     history: () => [...calls],
-    step(dtSeconds: number): WorldEvent[] {
-      checkStep(dtSeconds);
-      const out: WorldEvent[] = [];
-      carryS += dtSeconds;
-      const frames = Math.floor(carryS / FRAME_S + 1e-9);
-      carryS -= frames * FRAME_S;
-      for (let i = 0; i < frames && !over; i++) runFrame(out);
-      return out;
-    },
     state: (): FlappyState => ({
       t: time(),
       frame,

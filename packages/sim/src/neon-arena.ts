@@ -13,16 +13,9 @@
  * the first enemy ship) unless given another ship's id.
  */
 import { dispatchCall, type ValidArgs } from "./call-dispatch";
-import { scenarios, scenarioTools } from "./scenarios";
-import {
-  type ApplyResult,
-  accept,
-  checkStep,
-  reject,
-  type ToolCall,
-  type World,
-  type WorldEvent,
-} from "./world";
+import { scenarioWorld } from "./scenario-world";
+import { scenarioTools } from "./scenarios";
+import { type ApplyResult, accept, reject, type ToolCall, type World, type WorldEvent } from "./world";
 
 export const ARENA_WIDTH = 900;
 export const ARENA_HEIGHT = 600;
@@ -247,30 +240,27 @@ export function createNeonArena(options: NeonArenaOptions = {}): NeonArenaWorld 
     return lines;
   }
 
+  /** Runs `dtSeconds` in substeps of at most `SUBSTEP_S`. */
+  function advance(dtSeconds: number): WorldEvent[] {
+    const out: WorldEvent[] = [];
+    let remaining = dtSeconds;
+    while (remaining > 1e-12) {
+      const dt = Math.min(SUBSTEP_S, remaining);
+      substep(dt, out);
+      remaining -= dt;
+    }
+    return out;
+  }
+
   return {
-    name: "neon_arena_ship",
-    tools,
-    system: scenarios.neon_arena_ship.system,
+    ...scenarioWorld("neon_arena_ship", tools, environment, advance),
     control,
-    environment,
-    describe: () => environment().join("\n"),
     apply(call: ToolCall, shipId: string = control): ApplyResult {
       const ship = shipFor(shipId);
       if ("ok" in ship) return ship;
       return dispatchCall(tools, handlersFor(ship), call, histories.get(ship.id) as string[]);
     },
     history: (shipId: string = control) => [...(histories.get(shipId) ?? [])],
-    step(dtSeconds: number): WorldEvent[] {
-      checkStep(dtSeconds);
-      const out: WorldEvent[] = [];
-      let remaining = dtSeconds;
-      while (remaining > 1e-12) {
-        const dt = Math.min(SUBSTEP_S, remaining);
-        substep(dt, out);
-        remaining -= dt;
-      }
-      return out;
-    },
     state: (): NeonArenaState => ({
       t,
       width: ARENA_WIDTH,

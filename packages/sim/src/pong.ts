@@ -10,16 +10,9 @@
  */
 import { dispatchCall, type ValidArgs } from "./call-dispatch";
 import { createPrng } from "./prng";
-import { scenarios, scenarioTools } from "./scenarios";
-import {
-  type ApplyResult,
-  accept,
-  checkStep,
-  reject,
-  type ToolCall,
-  type World,
-  type WorldEvent,
-} from "./world";
+import { frameClock, scenarioWorld } from "./scenario-world";
+import { scenarioTools } from "./scenarios";
+import { type ApplyResult, accept, reject, type ToolCall, type World, type WorldEvent } from "./world";
 
 export type PaddleDirection = "up" | "down" | "stay";
 
@@ -84,7 +77,7 @@ export function createPong(options: PongOptions = {}): PongWorld {
   const score = { left: 0, right: 0 };
   const calls: string[] = [];
   let frame = 0;
-  let carryS = 0;
+  const clock = frameClock(FRAME_S);
 
   const time = () => frame * FRAME_S;
   const event = (type: string, detail: Record<string, unknown>): WorldEvent => ({ t: time(), type, detail });
@@ -171,24 +164,18 @@ export function createPong(options: PongOptions = {}): PongWorld {
     `height=${height}`,
   ];
 
+  /** Runs the whole frames in `dtSeconds` (the remainder carries over to the next step). */
+  function advance(dtSeconds: number): WorldEvent[] {
+    const out: WorldEvent[] = [];
+    const frames = clock.frames(dtSeconds);
+    for (let i = 0; i < frames; i++) runFrame(out);
+    return out;
+  }
+
   return {
-    name: "pong",
-    tools,
-    system: scenarios.pong.system,
-    environment,
-    describe: () => environment().join("\n"),
+    ...scenarioWorld("pong", tools, environment, advance),
     apply: (call: ToolCall) => dispatchCall(tools, handlers, call, calls),
     history: () => [...calls],
-    step(dtSeconds: number): WorldEvent[] {
-      checkStep(dtSeconds);
-      const out: WorldEvent[] = [];
-      // Whole frames only; the remainder carries over so any dt sequence gives the same frames.
-      carryS += dtSeconds;
-      const frames = Math.floor(carryS / FRAME_S + 1e-9);
-      carryS -= frames * FRAME_S;
-      for (let i = 0; i < frames; i++) runFrame(out);
-      return out;
-    },
     state: (): PongState => ({
       t: time(),
       frame,

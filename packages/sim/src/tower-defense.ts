@@ -31,11 +31,11 @@ import {
   type Stance,
 } from "./lane-combat";
 import { createPrng } from "./prng";
-import { scenarios, scenarioTools } from "./scenarios";
+import { scenarioWorld } from "./scenario-world";
+import { scenarioTools } from "./scenarios";
 import {
   type ApplyResult,
   accept,
-  checkStep,
   type Rejection,
   reject,
   type ToolCall,
@@ -355,17 +355,9 @@ export function createTowerDefense(options: TowerDefenseOptions = {}): TowerDefe
   }
 
   return {
-    name: "tower_defense",
-    tools,
-    system: scenarios.tower_defense.system,
-    environment,
-    describe: () => environment().join("\n"),
+    ...scenarioWorld("tower_defense", tools, environment, advance),
     apply: (call: ToolCall) => dispatchCall(tools, handlers, call, calls),
     history: () => [...calls],
-    step(dtSeconds: number): WorldEvent[] {
-      checkStep(dtSeconds);
-      return advance(dtSeconds);
-    },
     state: (): TowerDefenseState => ({
       t,
       wave,
