@@ -120,3 +120,65 @@ export class PluginCore {
     this.statusText.setText(text).setVisible(true);
   }
 }
+
+/** The cores of the plugin instances, for the {@link RtoolApi} members {@link withRtoolApi} adds. */
+const cores = new WeakMap<object, PluginCore>();
+
+/** Records `core` as the one `plugin`'s {@link RtoolApi} members delegate to, and returns it. */
+export function bindCore(plugin: object, core: PluginCore): PluginCore {
+  cores.set(plugin, core);
+  return core;
+}
+
+function coreOf(plugin: object): PluginCore {
+  const core = cores.get(plugin);
+  if (!core) throw new Error("rtool: a plugin built with withRtoolApi must bindCore(this, core) first");
+  return core;
+}
+
+/** A plugin class making `T`s (a mixin's base takes whatever arguments Phaser constructs it with). */
+// biome-ignore lint/suspicious/noExplicitAny: the constructor arguments are the Phaser base's
+type PluginClass<T = object> = new (...args: any[]) => T;
+
+/**
+ * `Base` (a Phaser plugin class) with the members of {@link RtoolApi}, each delegating to the
+ * {@link PluginCore} the subclass binds with {@link bindCore}: the scene plugin and the global
+ * plugin extend different Phaser classes, so the API is mixed into both rather than inherited.
+ */
+export function withRtoolApi<TBase extends PluginClass>(Base: TBase): TBase & PluginClass<RtoolApi> {
+  return class RtoolApiMembers extends Base implements RtoolApi {
+    connect(options: RtoolPluginOptions): this {
+      coreOf(this).connect(options);
+      return this;
+    }
+
+    tool(definition: AgentToolDefinition, handler: AgentToolHandler, options?: ToolOptions): this {
+      coreOf(this).client().tool(definition, handler, options);
+      return this;
+    }
+
+    tools(scope?: string): FunctionTool[] {
+      return coreOf(this).client().tools(scope);
+    }
+
+    agent(spec: AgentSpec): Agent {
+      return coreOf(this).client().agent(spec);
+    }
+
+    command(text: string, options?: { agent?: string }): Promise<CommandOutcome> {
+      return coreOf(this).client().command(text, options);
+    }
+
+    on<K extends keyof RtoolEvents>(event: K, listener: (payload: RtoolEvents[K]) => void): () => void {
+      return coreOf(this).client().on(event, listener);
+    }
+
+    get status(): ServerStatus {
+      return coreOf(this).status;
+    }
+
+    get client(): AgentClient {
+      return coreOf(this).client();
+    }
+  };
+}

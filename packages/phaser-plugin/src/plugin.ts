@@ -9,11 +9,7 @@
  *   ScenePlugin subclass cannot survive, hence the second class over the same core.)
  */
 import Phaser from "phaser";
-import type { AgentSpec, CommandOutcome } from "./agent";
-import type { Agent, AgentClient, AgentToolHandler, ToolOptions } from "./client";
-import type { RtoolEvents, ServerStatus } from "./events";
-import { PluginCore, type RtoolApi, type RtoolPluginOptions } from "./plugin-core";
-import type { AgentToolDefinition, FunctionTool } from "./tool-schema";
+import { bindCore, PluginCore, type RtoolApi, type RtoolPluginOptions, withRtoolApi } from "./plugin-core";
 
 /**
  * @example
@@ -28,10 +24,13 @@ import type { AgentToolDefinition, FunctionTool } from "./tool-schema";
  * this.rtool.agent({ name: "paddle", environment: () => [`ball=${this.ball.x},${this.ball.y}`], rateHz: 16 });
  * ```
  */
-export class RtoolPlugin extends Phaser.Plugins.ScenePlugin implements RtoolApi {
-  private readonly core = new PluginCore(
-    () => this.game,
-    () => this.scene,
+export class RtoolPlugin extends withRtoolApi(Phaser.Plugins.ScenePlugin) implements RtoolApi {
+  private readonly core = bindCore(
+    this,
+    new PluginCore(
+      () => this.game,
+      () => this.scene,
+    ),
   );
 
   /** Hooks the scene's events. */
@@ -40,40 +39,6 @@ export class RtoolPlugin extends Phaser.Plugins.ScenePlugin implements RtoolApi 
     events.on(Phaser.Scenes.Events.PRE_UPDATE, this.core.tick, this.core);
     events.on(Phaser.Scenes.Events.SHUTDOWN, this.core.release, this.core);
     events.once(Phaser.Scenes.Events.DESTROY, this.sceneDestroyed, this);
-  }
-
-  connect(options: RtoolPluginOptions): this {
-    this.core.connect(options);
-    return this;
-  }
-
-  tool(definition: AgentToolDefinition, handler: AgentToolHandler, options?: ToolOptions): this {
-    this.core.client().tool(definition, handler, options);
-    return this;
-  }
-
-  tools(scope?: string): FunctionTool[] {
-    return this.core.client().tools(scope);
-  }
-
-  agent(spec: AgentSpec): Agent {
-    return this.core.client().agent(spec);
-  }
-
-  command(text: string, options?: { agent?: string }): Promise<CommandOutcome> {
-    return this.core.client().command(text, options);
-  }
-
-  on<K extends keyof RtoolEvents>(event: K, listener: (payload: RtoolEvents[K]) => void): () => void {
-    return this.core.client().on(event, listener);
-  }
-
-  get status(): ServerStatus {
-    return this.core.status;
-  }
-
-  get client(): AgentClient {
-    return this.core.client();
   }
 
   override destroy(): void {
@@ -99,12 +64,15 @@ export class RtoolPlugin extends Phaser.Plugins.ScenePlugin implements RtoolApi 
  * });
  * ```
  */
-export class RtoolGlobalPlugin extends Phaser.Plugins.BasePlugin implements RtoolApi {
+export class RtoolGlobalPlugin extends withRtoolApi(Phaser.Plugins.BasePlugin) implements RtoolApi {
   private configured: RtoolPluginOptions | null = null;
-  private readonly core = new PluginCore(
-    () => this.game,
-    () => null,
-    () => this.configured,
+  private readonly core = bindCore(
+    this,
+    new PluginCore(
+      () => this.game,
+      () => null,
+      () => this.configured,
+    ),
   );
 
   /** Receives the `data` of the plugin config. */
@@ -120,40 +88,6 @@ export class RtoolGlobalPlugin extends Phaser.Plugins.BasePlugin implements Rtoo
   /** Stops driving the client; agents keep their state until started again. */
   override stop(): void {
     this.game?.events.off(Phaser.Core.Events.PRE_STEP, this.core.tick, this.core);
-  }
-
-  connect(options: RtoolPluginOptions): this {
-    this.core.connect(options);
-    return this;
-  }
-
-  tool(definition: AgentToolDefinition, handler: AgentToolHandler, options?: ToolOptions): this {
-    this.core.client().tool(definition, handler, options);
-    return this;
-  }
-
-  tools(scope?: string): FunctionTool[] {
-    return this.core.client().tools(scope);
-  }
-
-  agent(spec: AgentSpec): Agent {
-    return this.core.client().agent(spec);
-  }
-
-  command(text: string, options?: { agent?: string }): Promise<CommandOutcome> {
-    return this.core.client().command(text, options);
-  }
-
-  on<K extends keyof RtoolEvents>(event: K, listener: (payload: RtoolEvents[K]) => void): () => void {
-    return this.core.client().on(event, listener);
-  }
-
-  get status(): ServerStatus {
-    return this.core.status;
-  }
-
-  get client(): AgentClient {
-    return this.core.client();
   }
 
   override destroy(): void {
