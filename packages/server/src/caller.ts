@@ -1,67 +1,39 @@
 /**
- * What the server needs from a real-time caller: the shape of `createRealtimeCaller` in
- * `@rtool/core`, written structurally so routes and tests depend on the contract, not on a model.
+ * What the server needs from a real-time caller: `@rtool/core`'s call types, narrowed to what a
+ * remote engine (another rtool-server over HTTP) can also give, so routes and tests depend on the
+ * contract, not on a model. Every type here is derived from core's, none re-declared.
  */
 
 import type { PromptFormat } from "@rtool/contract";
+import type { CallIssue, CallRequest, CallResult, CallTimings } from "@rtool/core";
 
 /** Prompt format of a call: `v1` (head instructions in the system turn) or `v2` (domain system prompt). */
 export type { PromptFormat };
 
 /** A request in the caller's terms (the HTTP body has already been validated and mapped). */
-export interface CallerRequest {
-  /**
-   * Prompt format of this call (a route sets it; a caller may default it). One caller, with one
-   * prefix cache keyed on tokens, serves both formats.
-   */
-  format?: PromptFormat;
-  query: string;
-  tools: readonly unknown[];
-  environment?: readonly string[];
-  history?: readonly string[];
-  system?: string;
-  maxTokens?: number;
-  temperature?: number;
-  includeContent?: boolean;
-}
+export type CallerRequest = Omit<CallRequest, "seed">;
 
 /** One problem with a call, as `@rtool/core` reports it. */
-export interface CallerIssue {
-  path: string;
-  message: string;
-}
+export type CallerIssue = CallIssue;
 
-/** Where the time of one call went. */
-export interface CallerTimings {
-  prefillMs: number;
-  decodeMs: number;
-  steps: number;
-  cachedPrefixTokens: number;
-  totalMs: number;
-  /** Prompt tokens in all (cached ones included); absent where the engine does not say. */
-  promptTokens?: number;
-  /** Validating the request and tokenizing its prompt. */
-  prepareMs?: number;
-  /** Waiting for earlier calls on the same caller (a lane of the pool). */
-  queuedMs?: number;
-  /** Of prefill and decode, forward passes waiting in the batcher for their turn. */
-  batchWaitMs?: number;
-  /** Of prefill and decode, time inside forward passes. */
-  forwardMs?: number;
-  /** Forward passes shared with other requests' steps. */
-  sharedSteps?: number;
-}
+/**
+ * Where the time of one call went: core's timings, the first five always, the rest where the
+ * engine says (a remote engine may be an older server).
+ */
+export type CallerTimings = Pick<
+  CallTimings,
+  "prefillMs" | "decodeMs" | "steps" | "cachedPrefixTokens" | "totalMs"
+> &
+  Partial<
+    Pick<CallTimings, "promptTokens" | "prepareMs" | "queuedMs" | "batchWaitMs" | "forwardMs" | "sharedSteps">
+  >;
 
-/** A decoded, typed call. */
-export interface CallerResult {
-  function: string | null;
-  args: Record<string, unknown>;
+/** A decoded, typed call (core's, less the warnings and with the narrower timings). */
+export type CallerResult = Omit<CallResult, "warnings" | "timings" | "heads"> & {
   /** Head texts by head name (`function`, `arg1`.., `content`), stop markers stripped. */
   heads: Record<string, string | null | undefined>;
-  valid: boolean;
-  errors: CallerIssue[];
   timings: CallerTimings;
-}
+};
 
 /** A streamed event: one per finished head, then the call. */
 export type CallerEvent = { head: string; text: string | null; done: boolean } | { call: CallerResult };
