@@ -39,6 +39,8 @@ function sample(sentAt: number, roundTripMs: number, serverMs: number): RequestS
       forward_ms: 12,
       shared_steps: 1,
       prompt_tokens: 250,
+      prefilled_tokens: 50,
+      fed_tokens: 54,
     },
   };
 }
@@ -71,6 +73,13 @@ describe("arena report", () => {
     expect(row.stagesMs.transport.p50).toBe(row.latencyMs.p50 - 20);
     expect(row.promptTokens).toBe(250);
     expect(row.cachedPrefixTokens).toBe(200);
+    expect(row.prefilledTokens).toBe(50);
+    expect(row.tokens).toEqual({
+      prompt: { p50: 250, mean: 250 },
+      reused: { p50: 200, mean: 200 },
+      prefilled: { p50: 50, mean: 50 },
+      fed: { p50: 54, mean: 54 },
+    });
   });
 
   test("the table has a header and one line per agent", () => {

@@ -90,6 +90,10 @@ export interface ServerTimings {
   shared_steps?: number;
   /** Prompt tokens, cached ones included. */
   prompt_tokens?: number;
+  /** Prompt tokens this call computed (prompt_tokens - cached_prefix_tokens). */
+  prefilled_tokens?: number;
+  /** Rows this call put into forward passes: prefilled prompt tokens and head tokens. */
+  fed_tokens?: number;
 }
 
 /** Reply of `/v1|v2/function_call`. */

@@ -38,6 +38,10 @@ export interface CallerTimings {
   totalMs: number;
   /** Prompt tokens in all (cached ones included); absent where the engine does not say. */
   promptTokens?: number;
+  /** Prompt tokens the call computed (not reused from the prefix cache); absent where the engine does not say. */
+  prefilledTokens?: number;
+  /** Rows the call put into forward passes (prefilled prompt tokens and head tokens); absent where the engine does not say. */
+  fedTokens?: number;
   /** Validating the request and tokenizing its prompt. */
   prepareMs?: number;
   /** Waiting for earlier calls on the same caller (a lane of the pool). */

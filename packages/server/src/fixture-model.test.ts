@@ -60,6 +60,8 @@ function expectReplyShape(reply: FunctionCallReply, heads: string[]) {
     "forward_ms",
     "shared_steps",
     "prompt_tokens",
+    "prefilled_tokens",
+    "fed_tokens",
   ] as const) {
     expect(typeof reply.timings[key]).toBe("number");
   }
@@ -68,6 +70,11 @@ function expectReplyShape(reply: FunctionCallReply, heads: string[]) {
     reply.timings.total_ms + 0.01,
   );
   expect(reply.timings.prompt_tokens).toBeGreaterThan(0);
+  // Every prompt token is either reused from the prefix cache or prefilled by the call.
+  expect(reply.timings.prefilled_tokens + reply.timings.cached_prefix_tokens).toBe(
+    reply.timings.prompt_tokens,
+  );
+  expect(reply.timings.fed_tokens).toBeGreaterThanOrEqual(reply.timings.prefilled_tokens);
   // Constrained decoding: the function head always spells one of the tools.
   expect(TOOL_NAMES).toContain(reply.heads.function!);
   expect(reply.success).toBe(true);

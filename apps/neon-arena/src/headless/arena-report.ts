@@ -63,11 +63,30 @@ export interface AgentReport {
   firstMs: number | null;
   /** Per-stage split (medians and p99 over the window's replies). */
   stagesMs: Record<Stage, Spread>;
+  /** Medians over the window's replies: prompt tokens, of them reused from the prefix cache, and prefilled. */
   promptTokens: number;
   cachedPrefixTokens: number;
+  prefilledTokens: number;
+  /** Per call over the window: prompt, reused, prefilled and fed tokens (rows in forward passes). */
+  tokens: TokenCounts;
   steps: number;
   /** Mean forward passes per call shared with other requests. */
   sharedSteps: number;
+}
+
+/** Token counts per call: median and mean over the window's replies. */
+export interface TokenCounts {
+  prompt: TokenSpread;
+  reused: TokenSpread;
+  prefilled: TokenSpread;
+  /** Rows the call put into forward passes: prefilled prompt tokens and head tokens. */
+  fed: TokenSpread;
+}
+
+/** Median and mean of a per-call token count. */
+export interface TokenSpread {
+  p50: number;
+  mean: number;
 }
 
 /** The whole report, as written to bench/results/arena.json. */
@@ -182,11 +201,17 @@ export function summarizeAgent(
   const timed = measured.map((s) => s.timings).filter((t): t is ReplyTimings => t !== null);
   const { restedMs, ...outcomes } = counts;
   const seconds = Math.max(1e-9, (window.toMs - window.fromMs - restedMs) / 1000);
-  const medianOf = (pick: (t: ReplyTimings) => number | undefined) =>
-    quantile(
-      timed.map(pick).filter((n): n is number => n !== undefined),
-      0.5,
-    );
+  const valuesOf = (pick: (t: ReplyTimings) => number | undefined) =>
+    timed.map(pick).filter((n): n is number => n !== undefined);
+  const medianOf = (pick: (t: ReplyTimings) => number | undefined) => quantile(valuesOf(pick), 0.5);
+  const tokenSpread = (pick: (t: ReplyTimings) => number | undefined): TokenSpread => {
+    const values = valuesOf(pick);
+    return { p50: quantile(values, 0.5), mean: round(mean(values)) };
+  };
+  // Servers before `prefilled_tokens` said prompt and cached tokens: the difference is the same count.
+  const prefilledOf = (t: ReplyTimings) =>
+    t.prefilled_tokens ??
+    (t.prompt_tokens === undefined ? undefined : t.prompt_tokens - t.cached_prefix_tokens);
   return {
     agent,
     targetHz,
@@ -199,6 +224,13 @@ export function summarizeAgent(
     stagesMs,
     promptTokens: medianOf((t) => t.prompt_tokens),
     cachedPrefixTokens: medianOf((t) => t.cached_prefix_tokens),
+    prefilledTokens: medianOf(prefilledOf),
+    tokens: {
+      prompt: tokenSpread((t) => t.prompt_tokens),
+      reused: tokenSpread((t) => t.cached_prefix_tokens),
+      prefilled: tokenSpread(prefilledOf),
+      fed: tokenSpread((t) => t.fed_tokens),
+    },
     steps: medianOf((t) => t.steps),
     sharedSteps: round(mean(timed.map((t) => t.shared_steps ?? 0))),
   };
@@ -221,6 +253,7 @@ export function formatArenaTable(report: ArenaReport): string {
     ]),
     ["prompt tok", (a) => String(a.promptTokens)],
     ["cached tok", (a) => String(a.cachedPrefixTokens)],
+    ["prefilled tok", (a) => String(a.prefilledTokens)],
     ["passes", (a) => String(a.steps)],
   ];
   const rows = [

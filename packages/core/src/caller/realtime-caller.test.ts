@@ -137,9 +137,17 @@ for (const fixture of ["qwen3-tied", "qwen2-gqa"]) {
       const warm = await rt.call(request);
       expect(warm.heads).toEqual(cold.heads);
       expect(warm.timings.cachedPrefixTokens).toBe(warm.timings.promptTokens);
+      expect(warm.timings.prefilledTokens).toBe(0);
       // another query shares the system turn
       const other = await rt.call({ ...request, query: "stay" });
       expect(other.timings.cachedPrefixTokens).toBeGreaterThan(0);
+      // each prompt token is reused or prefilled; the passes fed the prefill and the heads' tokens
+      for (const t of [cold.timings, warm.timings, other.timings]) {
+        expect(t.prefilledTokens + t.cachedPrefixTokens).toBe(t.promptTokens);
+        expect(t.fedTokens).toBeGreaterThan(t.prefilledTokens);
+      }
+      // the same heads from a cold and a warm prompt: the difference is the prefill alone
+      expect(cold.timings.fedTokens - cold.timings.prefilledTokens).toBe(warm.timings.fedTokens);
       const fresh = await (await createRealtimeCaller(model, { format: "v2", constrained: false })).call({
         ...request,
         query: "stay",

@@ -348,6 +348,8 @@ export class RealtimeCaller {
         steps: decoded.steps,
         cachedPrefixTokens: decoded.cachedTokens,
         promptTokens: promptIds.length,
+        prefilledTokens: promptIds.length - decoded.cachedTokens,
+        fedTokens: decoded.fedTokens,
         forcedTokens: decoded.heads.reduce((sum, h) => sum + h.forcedTokens, 0),
         draftedTokens: decoded.drafts.fed,
         keptDraftTokens: decoded.drafts.kept,

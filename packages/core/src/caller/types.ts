@@ -98,6 +98,16 @@ export interface CallTimings {
   cachedPrefixTokens: number;
   /** Prompt tokens in all. */
   promptTokens: number;
+  /**
+   * Prompt tokens this call's decode computed (`promptTokens - cachedPrefixTokens`): its prefill.
+   * A system turn prefilled into the cache just before (the first call with these tools) is not counted.
+   */
+  prefilledTokens: number;
+  /**
+   * Rows this call put into forward passes: its prefilled prompt tokens and every head token fed
+   * (tags, chosen tokens, drafts). What its passes cost grows with these.
+   */
+  fedTokens: number;
   /** Head tokens emitted without a forward pass. */
   forcedTokens: number;
   /** Tokens drafted from the prompt (`draftTokens`), and of them those kept. */

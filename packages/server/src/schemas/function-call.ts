@@ -105,6 +105,14 @@ export const functionCallReplySchema = z
       forward_ms: z.number().openapi({ description: "Of prefill and decode: time inside forward passes." }),
       shared_steps: z.number().int().openapi({ description: "Forward passes shared with other requests." }),
       prompt_tokens: z.number().int().openapi({ description: "Prompt tokens, cached ones included." }),
+      prefilled_tokens: z.number().int().openapi({
+        description:
+          "Prompt tokens this call computed: prompt_tokens - cached_prefix_tokens (the prefix cache held the rest).",
+      }),
+      fed_tokens: z.number().int().openapi({
+        description:
+          "Rows this call put into forward passes: its prefilled prompt tokens and every head token fed (tags, chosen tokens, drafts); 0 where the engine does not say.",
+      }),
     }),
   })
   .openapi("FunctionCallReply");
