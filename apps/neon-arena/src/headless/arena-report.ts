@@ -201,17 +201,12 @@ export function summarizeAgent(
   const timed = measured.map((s) => s.timings).filter((t): t is ReplyTimings => t !== null);
   const { restedMs, ...outcomes } = counts;
   const seconds = Math.max(1e-9, (window.toMs - window.fromMs - restedMs) / 1000);
-  const valuesOf = (pick: (t: ReplyTimings) => number | undefined) =>
-    timed.map(pick).filter((n): n is number => n !== undefined);
-  const medianOf = (pick: (t: ReplyTimings) => number | undefined) => quantile(valuesOf(pick), 0.5);
-  const tokenSpread = (pick: (t: ReplyTimings) => number | undefined): TokenSpread => {
-    const values = valuesOf(pick);
-    return { p50: quantile(values, 0.5), mean: round(mean(values)) };
-  };
-  // Servers before `prefilled_tokens` said prompt and cached tokens: the difference is the same count.
-  const prefilledOf = (t: ReplyTimings) =>
-    t.prefilled_tokens ??
-    (t.prompt_tokens === undefined ? undefined : t.prompt_tokens - t.cached_prefix_tokens);
+  const medianOf = (pick: (t: ReplyTimings) => number | undefined) =>
+    quantile(
+      timed.map(pick).filter((n): n is number => n !== undefined),
+      0.5,
+    );
+  const tokens = tokenCounts(timed);
   return {
     agent,
     targetHz,
@@ -224,15 +219,34 @@ export function summarizeAgent(
     stagesMs,
     promptTokens: medianOf((t) => t.prompt_tokens),
     cachedPrefixTokens: medianOf((t) => t.cached_prefix_tokens),
-    prefilledTokens: medianOf(prefilledOf),
-    tokens: {
-      prompt: tokenSpread((t) => t.prompt_tokens),
-      reused: tokenSpread((t) => t.cached_prefix_tokens),
-      prefilled: tokenSpread(prefilledOf),
-      fed: tokenSpread((t) => t.fed_tokens),
-    },
+    prefilledTokens: tokens.prefilled.p50,
+    tokens,
     steps: medianOf((t) => t.steps),
     sharedSteps: round(mean(timed.map((t) => t.shared_steps ?? 0))),
+  };
+}
+
+/**
+ * Prompt, reused, prefilled and fed tokens of these calls' replies (median and mean each).
+ *
+ * @example
+ * tokenCounts(samples.map((s) => s.timings).filter((t) => t !== null)).prefilled.mean;
+ */
+export function tokenCounts(timings: readonly ReplyTimings[]): TokenCounts {
+  const spreadOf = (pick: (t: ReplyTimings) => number | undefined): TokenSpread => {
+    const values = timings.map(pick).filter((n): n is number => n !== undefined);
+    return { p50: quantile(values, 0.5), mean: round(mean(values)) };
+  };
+  return {
+    prompt: spreadOf((t) => t.prompt_tokens),
+    reused: spreadOf((t) => t.cached_prefix_tokens),
+    // Servers before `prefilled_tokens` said prompt and cached tokens: the difference is the same count.
+    prefilled: spreadOf(
+      (t) =>
+        t.prefilled_tokens ??
+        (t.prompt_tokens === undefined ? undefined : t.prompt_tokens - t.cached_prefix_tokens),
+    ),
+    fed: spreadOf((t) => t.fed_tokens),
   };
 }
 
