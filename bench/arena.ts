@@ -7,7 +7,7 @@
  *
  *   bun run bench:arena [--seconds 60] [--warmup 2] [--enemies 2] [--hz 16] [--squad-every 1]
  *                       [--model rt-tiny|DIR] [--server URL] [--direct] [--no-stream] [--session-worker]
- *                       [--compare-session-worker] [--lockstep TICKS] [--out FILE]
+ *                       [--compare-session-worker] [--lockstep TICKS] [--no-answer-cache] [--out FILE]
  *
  * rtool-server runs as a child process (as `bun run arena` starts it) unless `--server URL`.
  * Requests go through the arena app's `/rtool` forward, as the page's do, unless `--direct`.
@@ -21,6 +21,9 @@
  * depend on the machine's load: per call, prompt tokens, those reused from the prefix cache, those
  * prefilled, rows fed to forward passes, passes; and the server's passes per tick
  * (bench/results/arena-lockstep.json).
+ *
+ * `--no-answer-cache` starts the server with `--answer-cache 0` (every call decodes), the
+ * baseline of the answer cache's effect.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -53,6 +56,7 @@ const { values } = parseArgs({
     "compare-session-worker": { type: "boolean", default: false },
     "no-stream": { type: "boolean", default: false },
     lockstep: { type: "string" },
+    "no-answer-cache": { type: "boolean", default: false },
     out: { type: "string" },
   },
 });
@@ -91,7 +95,10 @@ async function startServers(sessionWorker: boolean): Promise<Servers> {
       rtool = await startRtoolServer({
         model: values.model,
         port: 0,
-        args: sessionWorker ? ["--session-worker"] : [],
+        args: [
+          ...(sessionWorker ? ["--session-worker"] : []),
+          ...(values["no-answer-cache"] ? ["--answer-cache", "0"] : []),
+        ],
       });
       await rtool.ready(300_000);
       serverUrl = rtool.url;
@@ -119,6 +126,7 @@ function setupOf(serverUrl: string) {
     shipRateHz: Number(values.hz),
     squadEverySeconds: Number(values["squad-every"]),
     stream: !values["no-stream"],
+    answerCache: !values["no-answer-cache"],
   };
 }
 
@@ -198,7 +206,7 @@ async function measureLockstep(ticks: number): Promise<LockstepArenaRun & { date
 }
 
 function printLockstep(run: LockstepArenaRun): void {
-  const header = ["agent", "calls", "prompt", "reused", "prefilled", "fed", "passes", "shared"];
+  const header = ["agent", "calls", "prompt", "reused", "prefilled", "fed", "passes", "shared", "answered"];
   const rows = [
     header,
     ...run.agents.map((a) => [
@@ -207,11 +215,12 @@ function printLockstep(run: LockstepArenaRun): void {
       ...[a.tokens.prompt, a.tokens.reused, a.tokens.prefilled, a.tokens.fed].map((t) => `${t.mean}`),
       String(a.passes.mean),
       String(a.sharedPasses),
+      `${Math.round(a.answerCachedShare * 100)}%`,
     ]),
   ];
   const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   console.log(`\n${rows.map((r) => r.map((c, i) => c.padStart(widths[i]!)).join("  ")).join("\n")}`);
-  console.log("(tokens and passes are means per call)");
+  console.log("(tokens and passes are means per call; answered: calls answered from the answer cache)");
   if (run.server) {
     console.log(
       `server: ${run.server.passes} forward passes for ${run.ticks} ticks (${run.server.passesPerTick} per tick), ` +

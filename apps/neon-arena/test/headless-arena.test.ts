@@ -80,6 +80,7 @@ describe("arena report", () => {
       prefilled: { p50: 50, mean: 50 },
       fed: { p50: 54, mean: 54 },
     });
+    expect(row.answerCachedShare).toBe(0);
   });
 
   test("the table has a header and one line per agent", () => {

@@ -94,6 +94,8 @@ export interface ServerTimings {
   prefilled_tokens?: number;
   /** Rows this call put into forward passes: prefilled prompt tokens and head tokens. */
   fed_tokens?: number;
+  /** Answered from the server's answer cache (same prompt and settings as an earlier greedy call): no pass ran. */
+  answer_cached?: boolean;
 }
 
 /** Reply of `/v1|v2/function_call`. */

@@ -52,6 +52,8 @@ export interface CallerTimings {
   forwardMs?: number;
   /** Forward passes shared with other requests' steps. */
   sharedSteps?: number;
+  /** Answered from the answer cache (the same prompt and settings decoded before): no forward pass ran. */
+  answerCached?: boolean;
 }
 
 /** A decoded, typed call. */

@@ -4,6 +4,7 @@
  * serving both prompt formats (each request names its own).
  */
 import {
+  AnswerCache,
   BatchedRuntime,
   type CallerModel,
   type LoadProgress,
@@ -44,6 +45,12 @@ export interface LoadCallersOptions {
   lanes?: number;
   /** Prefix-cache bytes (one cache for all lanes and both formats); default 256 MiB; 0: off. */
   prefixCacheBytes?: number;
+  /**
+   * Greedy calls' answers kept by exact prompt and settings (one cache for all lanes): a repeated
+   * prompt (a game agent whose world did not change) is answered without a forward pass. Default
+   * 256; 0: off.
+   */
+  answerCacheEntries?: number;
   /** Loading stages, for a progress display. */
   onProgress?: (progress: LoadProgress) => void;
   onWarning?: (message: string) => void;
@@ -115,6 +122,8 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
   const prefixCache = cacheBytes > 0 ? new PrefixCache(runtime, { maxBytes: cacheBytes }) : undefined;
   // One sequence batch for all lanes and completions: core opens every prompt and head there.
   const sequences = new SequenceBatch(runtime, { prefixCache });
+  const answerEntries = options.answerCacheEntries ?? 256;
+  const answerCache = answerEntries > 0 ? new AnswerCache(answerEntries) : null;
   const pool = new CallerPool(
     () =>
       new RealtimeCaller(
@@ -122,6 +131,7 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
         {
           // no default format: every request names its own (the routes set it)
           sequences,
+          answerCache,
           cacheSystemTurn: true,
           draftTokens: options.draftTokens,
         },

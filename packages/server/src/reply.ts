@@ -65,6 +65,7 @@ export function toFunctionCallReply(
       prompt_tokens: t.promptTokens ?? 0,
       prefilled_tokens: t.prefilledTokens ?? Math.max(0, (t.promptTokens ?? 0) - t.cachedPrefixTokens),
       fed_tokens: t.fedTokens ?? 0,
+      answer_cached: t.answerCached ?? false,
     },
   };
 }

@@ -69,6 +69,8 @@ export interface AgentReport {
   prefilledTokens: number;
   /** Per call over the window: prompt, reused, prefilled and fed tokens (rows in forward passes). */
   tokens: TokenCounts;
+  /** Share of the window's calls the server answered from its answer cache (no forward pass). */
+  answerCachedShare: number;
   steps: number;
   /** Mean forward passes per call shared with other requests. */
   sharedSteps: number;
@@ -102,6 +104,8 @@ export interface ArenaReport {
     stream: boolean;
     /** The server ran its forward passes in a worker thread (`--session-worker`). */
     sessionWorker: boolean;
+    /** The server kept greedy answers by prompt (its default; `--no-answer-cache` turns it off). */
+    answerCache?: boolean;
     seconds: number;
     warmupSeconds: number;
   };
@@ -159,7 +163,10 @@ const mean = (values: readonly number[]) =>
   values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 
 /** The `timings` field behind each server-side stage. */
-const TIMING_FIELD: Record<Exclude<Stage, "server" | "transport">, keyof ReplyTimings> = {
+const TIMING_FIELD: Record<
+  Exclude<Stage, "server" | "transport">,
+  Exclude<keyof ReplyTimings, "answer_cached">
+> = {
   queue: "queue_ms",
   prepare: "prepare_ms",
   lane_wait: "lane_wait_ms",
@@ -221,6 +228,7 @@ export function summarizeAgent(
     cachedPrefixTokens: medianOf((t) => t.cached_prefix_tokens),
     prefilledTokens: tokens.prefilled.p50,
     tokens,
+    answerCachedShare: answerCachedShare(timed),
     steps: medianOf((t) => t.steps),
     sharedSteps: round(mean(timed.map((t) => t.shared_steps ?? 0))),
   };
@@ -248,6 +256,12 @@ export function tokenCounts(timings: readonly ReplyTimings[]): TokenCounts {
     ),
     fed: spreadOf((t) => t.fed_tokens),
   };
+}
+
+/** Share of these replies answered from the server's answer cache (0 for none). */
+export function answerCachedShare(timings: readonly ReplyTimings[]): number {
+  if (timings.length === 0) return 0;
+  return round(timings.filter((t) => t.answer_cached === true).length / timings.length);
 }
 
 /** The report as a fixed-width table (one row per agent, ms figures are p50 unless marked). */

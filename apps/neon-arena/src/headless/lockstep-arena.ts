@@ -17,7 +17,7 @@ import {
   squadAgentSpec,
 } from "../arena-agents";
 import { ArenaField, SQUAD_ORDERS } from "./arena-field";
-import { quantile, type TokenCounts, type TokenSpread, tokenCounts } from "./arena-report";
+import { answerCachedShare, quantile, type TokenCounts, type TokenSpread, tokenCounts } from "./arena-report";
 import { RecordingTransport, type ReplyTimings } from "./recording-transport";
 import { readBatchCounters } from "./server-probes";
 
@@ -47,6 +47,8 @@ export interface LockstepAgentRow {
   calls: number;
   /** Prompt, reused (prefix cache), prefilled and fed tokens per call. */
   tokens: TokenCounts;
+  /** Share of the calls answered from the server's answer cache (no forward pass). */
+  answerCachedShare: number;
   /** Forward passes per call. */
   passes: TokenSpread;
   /** Of a call's passes, those shared with other requests (mean). */
@@ -160,6 +162,7 @@ export async function runLockstepArena(options: LockstepArenaOptions): Promise<L
       agent: name,
       calls: timings.length,
       tokens: tokenCounts(timings),
+      answerCachedShare: answerCachedShare(timings),
       passes: { p50: quantile(passes, 0.5), mean: round(sum(passes) / passes.length) },
       sharedPasses: round(sum(shared) / shared.length),
     };

@@ -165,6 +165,7 @@ function loadLocal(dir: string, args: ServeArgs, progress: ReturnType<typeof loa
     provider: args.provider,
     threads: args.threads,
     draftTokens: args.draftTokens,
+    answerCacheEntries: args.answerCache,
     quant: args.quant,
     skipWeightCheck: args.skipWeightCheck,
     sessionWorker: args.sessionWorker,

@@ -113,6 +113,10 @@ export const functionCallReplySchema = z
         description:
           "Rows this call put into forward passes: its prefilled prompt tokens and every head token fed (tags, chosen tokens, drafts); 0 where the engine does not say.",
       }),
+      answer_cached: z.boolean().openapi({
+        description:
+          "The answer of an earlier greedy call with the same prompt tokens and settings, given without a forward pass (decoding again gives the same heads).",
+      }),
     }),
   })
   .openapi("FunctionCallReply");
