@@ -7,7 +7,8 @@
  *
  *   bun run bench:arena [--seconds 60] [--warmup 2] [--enemies 2] [--hz 16] [--squad-every 1]
  *                       [--model rt-tiny|DIR] [--server URL] [--direct] [--no-stream] [--session-worker]
- *                       [--compare-session-worker] [--lockstep TICKS] [--no-answer-cache] [--out FILE]
+ *                       [--compare-session-worker] [--lockstep TICKS] [--no-answer-cache]
+ *                       [--merge-window MS] [--out FILE]
  *
  * rtool-server runs as a child process (as `bun run arena` starts it) unless `--server URL`.
  * Requests go through the arena app's `/rtool` forward, as the page's do, unless `--direct`.
@@ -23,7 +24,7 @@
  * (bench/results/arena-lockstep.json).
  *
  * `--no-answer-cache` starts the server with `--answer-cache 0` (every call decodes), the
- * baseline of the answer cache's effect.
+ * baseline of the answer cache's effect. `--merge-window MS` starts it with `--merge-window MS`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -57,6 +58,7 @@ const { values } = parseArgs({
     "no-stream": { type: "boolean", default: false },
     lockstep: { type: "string" },
     "no-answer-cache": { type: "boolean", default: false },
+    "merge-window": { type: "string" },
     out: { type: "string" },
   },
 });
@@ -98,6 +100,7 @@ async function startServers(sessionWorker: boolean): Promise<Servers> {
         args: [
           ...(sessionWorker ? ["--session-worker"] : []),
           ...(values["no-answer-cache"] ? ["--answer-cache", "0"] : []),
+          ...(values["merge-window"] ? ["--merge-window", values["merge-window"]] : []),
         ],
       });
       await rtool.ready(300_000);
@@ -127,6 +130,7 @@ function setupOf(serverUrl: string) {
     squadEverySeconds: Number(values["squad-every"]),
     stream: !values["no-stream"],
     answerCache: !values["no-answer-cache"],
+    mergeWindowMs: Number(values["merge-window"] ?? 0),
   };
 }
 

@@ -56,6 +56,8 @@ export interface LoadCallersOptions {
   onWarning?: (message: string) => void;
   /** When concurrent steps share a forward pass; default "cost" (see {@link MergePolicy}). */
   mergePolicy?: MergePolicy;
+  /** How long a step that finds the session idle waits for other requests' steps, in ms; default 0 (core's `mergeWindowMs`). */
+  mergeWindowMs?: number;
   /** Told after every forward pass: calls' steps merged, rows computed. */
   onPass?: (requests: number, rows: number) => void;
 }
@@ -111,6 +113,7 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
   const runtime = new BatchedRuntime(model.runtime, {
     onPass: options.onPass,
     policy: options.mergePolicy,
+    mergeWindowMs: options.mergeWindowMs,
     // A request's steps stop at its next forward pass once it aborts (see cancel/abort-scope.ts).
     currentSignal: currentRequestSignal,
   });

@@ -106,6 +106,8 @@ export interface ArenaReport {
     sessionWorker: boolean;
     /** The server kept greedy answers by prompt (its default; `--no-answer-cache` turns it off). */
     answerCache?: boolean;
+    /** The server's `--merge-window` (ms). */
+    mergeWindowMs?: number;
     seconds: number;
     warmupSeconds: number;
   };

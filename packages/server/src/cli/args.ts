@@ -31,6 +31,8 @@ export interface ServeArgs {
   draftTokens?: number;
   /** Greedy answers kept by exact prompt (0: off); default the server's (256). */
   answerCache?: number;
+  /** Ms a step finding the session idle waits for other requests' steps; default 0. */
+  mergeWindowMs?: number;
   format: PromptFormat;
   cors: string[];
   apiKey?: string;
@@ -87,6 +89,8 @@ Options:
                            models up to 50M parameters, 0 above
   --answer-cache N         greedy answers kept by exact prompt tokens and settings, so a repeated
                            prompt needs no forward pass (0: off); default 256
+  --merge-window MS        a step that finds the model idle waits this long for other requests' steps
+                           to share its forward pass (agents ticking together); default 0
   --format v1|v2           prompt format of /v1/function_call and /v1/chat/completions; default v1
   --cors ORIGIN            allow this browser origin (repeatable; "*" allows any, never with credentials)
   --api-key KEY            require "Authorization: Bearer KEY" on all but /health (or set RTOOL_API_KEY)
@@ -219,6 +223,7 @@ export function parseCliArgs(argv: readonly string[], env: Record<string, string
     threads: integer("--threads", values.threads, 1, 1024),
     draftTokens: integer("--draft-tokens", values["draft-tokens"], 0, 64),
     answerCache: integer("--answer-cache", values["answer-cache"], 0, 1_000_000),
+    mergeWindowMs: integer("--merge-window", values["merge-window"], 0, 1000),
     format: oneOf("--format", values.format ?? "v1", ["v1", "v2"] as const),
     cors: values.cors ?? [],
     apiKey,
@@ -261,6 +266,7 @@ function parse(args: string[]) {
       threads: { type: "string" },
       "draft-tokens": { type: "string" },
       "answer-cache": { type: "string" },
+      "merge-window": { type: "string" },
       format: { type: "string" },
       cors: { type: "string", multiple: true },
       "api-key": { type: "string" },

@@ -166,6 +166,7 @@ function loadLocal(dir: string, args: ServeArgs, progress: ReturnType<typeof loa
     threads: args.threads,
     draftTokens: args.draftTokens,
     answerCacheEntries: args.answerCache,
+    mergeWindowMs: args.mergeWindowMs,
     quant: args.quant,
     skipWeightCheck: args.skipWeightCheck,
     sessionWorker: args.sessionWorker,
