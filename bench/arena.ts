@@ -187,7 +187,10 @@ async function measure(sessionWorker: boolean): Promise<ArenaReport> {
 }
 
 /** `--lockstep`: token and pass counts per call, the same on a loaded machine as on an idle one. */
-async function measureLockstep(ticks: number): Promise<LockstepArenaRun & { date: string; setup: object }> {
+async function measureLockstep(
+  ticks: number,
+): Promise<LockstepArenaRun & { date: string; setup: object; machine: object }> {
+  const loadBefore = loadavg()[0]!;
   const { serverUrl, target, stop } = await startServers(values["session-worker"]);
   try {
     const setup = { ...setupOf(serverUrl), ticks };
@@ -203,7 +206,9 @@ async function measureLockstep(ticks: number): Promise<LockstepArenaRun & { date
       stream: setup.stream,
       probeUrl: serverUrl,
     });
-    return { date: new Date().toISOString(), setup, ...run };
+    // Token counts do not move with the load; passes per tick (what merged) do a little.
+    const machine = { cpus: cpus().length, loadAverageBefore: loadBefore, loadAverageAfter: loadavg()[0]! };
+    return { date: new Date().toISOString(), setup, machine, ...run };
   } finally {
     await stop();
   }
