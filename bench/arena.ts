@@ -177,6 +177,7 @@ async function measure(sessionWorker: boolean): Promise<ArenaReport> {
             }
           : {}),
       },
+      frameHz: run.frameHz,
       agents: run.agents,
       ...(run.server ? { server: { ...run.server, healthIdleMs } } : {}),
       stageNotes: STAGE_NOTES,
@@ -240,6 +241,8 @@ function printLockstep(run: LockstepArenaRun): void {
 
 function print(report: ArenaReport): void {
   console.log(`\n${formatArenaTable(report)}\n\n(ms are p50 unless marked; stages: ${out})`);
+  if (report.frameHz !== undefined)
+    console.log(`game loop: ${report.frameHz} frames/s (agents send at frames)`);
   if (report.server) {
     const { healthMs, healthIdleMs, prefixCache: cache } = report.server;
     console.log(

@@ -120,6 +120,7 @@ describe.skipIf(!hasModel)("headless arena against rtool-server with rt-tiny", (
       probeUrl: rtool.url,
     });
     expect(run.agents.map((a) => a.agent)).toEqual(["squad", ...ENEMY_IDS]);
+    expect(run.frameHz).toBeGreaterThan(0);
     for (const row of run.agents) {
       expect(row.replies).toBeGreaterThan(0);
       expect(row.achievedHz).toBeGreaterThan(0);

@@ -112,6 +112,8 @@ export interface ArenaReport {
     warmupSeconds: number;
   };
   machine: { cpus: number; loadAverageBefore: number; loadAverageAfter: number; note?: string };
+  /** Frames per second the headless game loop ran (agents send at frames: a 30 Hz agent needs 60). */
+  frameHz?: number;
   agents: AgentReport[];
   /** What the server probes saw during the measured window, when the run had them. */
   server?: ServerProbeReport;

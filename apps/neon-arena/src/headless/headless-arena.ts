@@ -49,6 +49,12 @@ export interface HeadlessArenaOptions {
 export interface HeadlessArenaRun {
   agents: AgentReport[];
   window: { fromMs: number; toMs: number };
+  /**
+   * Frames the game loop ran per second in the window. Agents send at frames, so an agent of
+   * rate R achieves at most R only while frames come at least every 1/(2R) s or so: a 30 Hz agent
+   * sends every second frame, and a loop at 55 fps caps it near 27.5 Hz.
+   */
+  frameHz: number;
   /** What the server probes saw (with `probeUrl`). */
   server?: ServerProbeReport;
 }
@@ -113,8 +119,10 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
   let orderInFlight = false;
   let lastOrderAt = Number.NEGATIVE_INFINITY;
   let last = now();
+  let framesInWindow = 0;
   const frame = () => {
     const t = now();
+    if (t >= warmupMs) framesInWindow++;
     const dt = Math.min((t - last) / 1000, 0.1);
     last = t;
     field.step(dt, {
@@ -160,6 +168,7 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
   for (const driven of all) driven.counts.restedMs = restedIn(driven.rests, window);
   return {
     window,
+    frameHz: Math.round((framesInWindow / options.seconds) * 10) / 10,
     agents: all.map((d) => summarizeAgent(d.name, d.targetHz, d.transport.samples, d.counts, window)),
     ...(healthMs
       ? {
