@@ -38,7 +38,8 @@ describe.skipIf(!hasModel)("lockstep arena against rtool-server with rt-tiny", (
       // After the warm-up, every call continues at least the cached system turn.
       expect(reused.p50).toBeGreaterThan(prefilled.p50);
       expect(fed.mean).toBeGreaterThan(prefilled.mean);
-      expect(ship.passes.mean).toBeGreaterThanOrEqual(1);
+      // Every decoded call runs at least one pass; one answered from the answer cache runs none.
+      expect(ship.passes.mean).toBeGreaterThanOrEqual(1 - ship.answerCachedShare - 0.01);
     }
     expect(run.server!.passes).toBeGreaterThan(0);
     expect(run.server!.stepsPerPass).toBeGreaterThanOrEqual(1);
