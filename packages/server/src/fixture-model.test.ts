@@ -238,12 +238,19 @@ describe("the answer cache", () => {
     try {
       const body = fixtureBody("up 7", { system: "You drive a robot." });
       const post = async (extra: object = {}) =>
-        (await (await postJson(`${url}/v2/function_call`, { ...body, ...extra })).json()) as FunctionCallReply;
+        (await (
+          await postJson(`${url}/v2/function_call`, { ...body, ...extra })
+        ).json()) as FunctionCallReply;
       const first = await post();
       const passes = withAnswers.runtime.counters.passes;
       const second = await post();
       expect(first.timings.answer_cached).toBe(false);
-      expect(second.timings).toMatchObject({ answer_cached: true, steps: 0, prefilled_tokens: 0, fed_tokens: 0 });
+      expect(second.timings).toMatchObject({
+        answer_cached: true,
+        steps: 0,
+        prefilled_tokens: 0,
+        fed_tokens: 0,
+      });
       expect(withAnswers.runtime.counters.passes).toBe(passes);
       expect(second.heads).toEqual(first.heads);
       expect(second.args).toEqual(first.args);
