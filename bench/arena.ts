@@ -7,7 +7,8 @@
  *
  *   bun run bench:arena [--seconds 60] [--warmup 2] [--enemies 2] [--hz 16] [--squad-every 1]
  *                       [--model rt-tiny|DIR] [--server URL] [--direct] [--no-stream] [--session-worker]
- *                       [--compare-session-worker] [--out FILE]
+ *                       [--compare-session-worker] [--lockstep TICKS] [--no-answer-cache]
+ *                       [--merge-window MS] [--out FILE]
  *
  * rtool-server runs as a child process (as `bun run arena` starts it) unless `--server URL`.
  * Requests go through the arena app's `/rtool` forward, as the page's do, unless `--direct`.
@@ -15,6 +16,15 @@
  * `--session-worker` starts the server with its forward passes in a worker thread;
  * `--compare-session-worker` measures without and with it, one after the other, and prints the
  * ratios (bench/results/arena-session-worker.json).
+ *
+ * `--lockstep TICKS` plays TICKS ship periods in lockstep instead (every reply of a tick awaited
+ * before the field moves on, so each ship acts at exactly `--hz`) and reports what does not
+ * depend on the machine's load: per call, prompt tokens, those reused from the prefix cache, those
+ * prefilled, rows fed to forward passes, passes; and the server's passes per tick
+ * (bench/results/arena-lockstep.json).
+ *
+ * `--no-answer-cache` starts the server with `--answer-cache 0` (every call decodes), the
+ * baseline of the answer cache's effect. `--merge-window MS` starts it with `--merge-window MS`.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -27,6 +37,7 @@ import {
   STAGE_NOTES,
 } from "../apps/neon-arena/src/headless/arena-report";
 import { runHeadlessArena } from "../apps/neon-arena/src/headless/headless-arena";
+import { type LockstepArenaRun, runLockstepArena } from "../apps/neon-arena/src/headless/lockstep-arena";
 import { startHealthProbe } from "../apps/neon-arena/src/headless/server-probes";
 import { type ArenaApp, startArenaApp } from "../apps/neon-arena/src/index";
 import { type RtoolProcess, startRtoolServer } from "../apps/neon-arena/src/server/rtool-process";
@@ -45,6 +56,9 @@ const { values } = parseArgs({
     "session-worker": { type: "boolean", default: false },
     "compare-session-worker": { type: "boolean", default: false },
     "no-stream": { type: "boolean", default: false },
+    lockstep: { type: "string" },
+    "no-answer-cache": { type: "boolean", default: false },
+    "merge-window": { type: "string" },
     out: { type: "string" },
   },
 });
@@ -52,21 +66,42 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const warmupSeconds = Number(values.warmup);
 const compare = values["compare-session-worker"];
+const lockstepTicks = values.lockstep === undefined ? null : Number(values.lockstep);
 const out =
-  values.out ?? join(import.meta.dir, "results", compare ? "arena-session-worker.json" : "arena.json");
+  values.out ??
+  join(
+    import.meta.dir,
+    "results",
+    compare ? "arena-session-worker.json" : lockstepTicks !== null ? "arena-lockstep.json" : "arena.json",
+  );
 
-/** One measured run: a server (unless `--server`), the app's forward (unless `--direct`), the agents. */
-async function measure(sessionWorker: boolean): Promise<ArenaReport> {
-  const loadBefore = loadavg()[0]!;
+/** The server (unless `--server`) and the app's forward (unless `--direct`) for one run. */
+interface Servers {
+  /** rtool-server's own URL (probes). */
+  serverUrl: string;
+  /** Where the agents send: the app's `/rtool` forward or the server. */
+  target: string;
+  stop(): Promise<void>;
+}
+
+async function startServers(sessionWorker: boolean): Promise<Servers> {
   let rtool: RtoolProcess | null = null;
   let app: ArenaApp | null = null;
+  const stop = async () => {
+    await app?.stop();
+    await rtool?.stop();
+  };
   try {
     let serverUrl = values.server;
     if (!serverUrl) {
       rtool = await startRtoolServer({
         model: values.model,
         port: 0,
-        args: sessionWorker ? ["--session-worker"] : [],
+        args: [
+          ...(sessionWorker ? ["--session-worker"] : []),
+          ...(values["no-answer-cache"] ? ["--answer-cache", "0"] : []),
+          ...(values["merge-window"] ? ["--merge-window", values["merge-window"]] : []),
+        ],
       });
       await rtool.ready(300_000);
       serverUrl = rtool.url;
@@ -76,6 +111,34 @@ async function measure(sessionWorker: boolean): Promise<ArenaReport> {
       app = await startArenaApp({ rtoolUrl: serverUrl, port: 0 });
       target = `${app.url}rtool`;
     }
+    return { serverUrl, target, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** What a run measured against: server, model, agents and their rates (the report's `setup`). */
+function setupOf(serverUrl: string) {
+  return {
+    server: values.server
+      ? serverUrl
+      : `rtool-server child process${values.direct ? "" : " behind the arena app's /rtool forward"}`,
+    model: values.server ? "(running server)" : values.model,
+    enemies: Number(values.enemies),
+    shipRateHz: Number(values.hz),
+    squadEverySeconds: Number(values["squad-every"]),
+    stream: !values["no-stream"],
+    answerCache: !values["no-answer-cache"],
+    mergeWindowMs: Number(values["merge-window"] ?? 0),
+  };
+}
+
+/** One measured run: a server (unless `--server`), the app's forward (unless `--direct`), the agents. */
+async function measure(sessionWorker: boolean): Promise<ArenaReport> {
+  const loadBefore = loadavg()[0]!;
+  const { serverUrl, target, stop } = await startServers(sessionWorker);
+  try {
     console.log(
       `bench:arena: ${values.enemies} ships at ${values.hz} Hz + squad, ${warmupSeconds} s warm-up + ${seconds} s ` +
         `against ${target}${sessionWorker ? " (session in a worker thread)" : ""}`,
@@ -98,14 +161,7 @@ async function measure(sessionWorker: boolean): Promise<ArenaReport> {
     return {
       date: new Date().toISOString(),
       setup: {
-        server: values.server
-          ? serverUrl
-          : `rtool-server child process${values.direct ? "" : " behind the arena app's /rtool forward"}`,
-        model: values.server ? "(running server)" : values.model,
-        enemies: Number(values.enemies),
-        shipRateHz: Number(values.hz),
-        squadEverySeconds: Number(values["squad-every"]),
-        stream: !values["no-stream"],
+        ...setupOf(serverUrl),
         sessionWorker,
         seconds,
         warmupSeconds,
@@ -121,18 +177,72 @@ async function measure(sessionWorker: boolean): Promise<ArenaReport> {
             }
           : {}),
       },
+      frameHz: run.frameHz,
       agents: run.agents,
       ...(run.server ? { server: { ...run.server, healthIdleMs } } : {}),
       stageNotes: STAGE_NOTES,
     };
   } finally {
-    await app?.stop();
-    await rtool?.stop();
+    await stop();
+  }
+}
+
+/** `--lockstep`: token and pass counts per call, the same on a loaded machine as on an idle one. */
+async function measureLockstep(
+  ticks: number,
+): Promise<LockstepArenaRun & { date: string; setup: object; machine: object }> {
+  const loadBefore = loadavg()[0]!;
+  const { serverUrl, target, stop } = await startServers(values["session-worker"]);
+  try {
+    const setup = { ...setupOf(serverUrl), ticks };
+    console.log(
+      `bench:arena --lockstep: ${setup.enemies} ships, ${ticks} ticks of 1/${setup.shipRateHz} s + squad`,
+    );
+    const run = await runLockstepArena({
+      serverUrl: target,
+      ticks,
+      enemies: setup.enemies,
+      shipRateHz: setup.shipRateHz,
+      squadEveryTicks: Math.round(setup.squadEverySeconds * setup.shipRateHz),
+      stream: setup.stream,
+      probeUrl: serverUrl,
+    });
+    // Token counts do not move with the load; passes per tick (what merged) do a little.
+    const machine = { cpus: cpus().length, loadAverageBefore: loadBefore, loadAverageAfter: loadavg()[0]! };
+    return { date: new Date().toISOString(), setup, machine, ...run };
+  } finally {
+    await stop();
+  }
+}
+
+function printLockstep(run: LockstepArenaRun): void {
+  const header = ["agent", "calls", "prompt", "reused", "prefilled", "fed", "passes", "shared", "answered"];
+  const rows = [
+    header,
+    ...run.agents.map((a) => [
+      a.agent,
+      String(a.calls),
+      ...[a.tokens.prompt, a.tokens.reused, a.tokens.prefilled, a.tokens.fed].map((t) => `${t.mean}`),
+      String(a.passes.mean),
+      String(a.sharedPasses),
+      `${Math.round(a.answerCachedShare * 100)}%`,
+    ]),
+  ];
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  console.log(`\n${rows.map((r) => r.map((c, i) => c.padStart(widths[i]!)).join("  ")).join("\n")}`);
+  console.log("(tokens and passes are means per call; answered: calls answered from the answer cache)");
+  if (run.server) {
+    console.log(
+      `server: ${run.server.passes} forward passes for ${run.ticks} ticks (${run.server.passesPerTick} per tick), ` +
+        `${run.server.stepsPerPass} steps per pass`,
+    );
   }
 }
 
 function print(report: ArenaReport): void {
   console.log(`\n${formatArenaTable(report)}\n\n(ms are p50 unless marked; stages: ${out})`);
+  if (report.frameHz !== undefined)
+    console.log(`game loop: ${report.frameHz} frames/s (agents send at frames)`);
   if (report.server) {
     const { healthMs, healthIdleMs, prefixCache: cache } = report.server;
     console.log(
@@ -147,7 +257,12 @@ function print(report: ArenaReport): void {
 }
 
 mkdirSync(dirname(out), { recursive: true });
-if (!compare) {
+if (lockstepTicks !== null) {
+  const run = await measureLockstep(lockstepTicks);
+  writeFileSync(out, `${JSON.stringify(run, null, 2)}\n`);
+  printLockstep(run);
+  console.log(`(${out})`);
+} else if (!compare) {
   const report = await measure(values["session-worker"]);
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   print(report);

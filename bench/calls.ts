@@ -107,7 +107,8 @@ export async function startBenchServer(
   prefixCacheBytes?: number,
 ): Promise<{ server: RtoolServer; client: RtoolClient }> {
   const server = createServer({
-    model: loadCallers(dir, { lanes, prefixCacheBytes }),
+    // Warm calls repeat a request: measure decoding it, not the answer cache (no pass at all).
+    model: loadCallers(dir, { lanes, prefixCacheBytes, answerCacheEntries: 0 }),
     modelName: name,
     hostname: "127.0.0.1",
     port: 0,

@@ -109,6 +109,9 @@ export async function startLoadServer(
   const loadOptions: LoadCallersOptions = {
     lanes: 16,
     cache: false,
+    // The workload repeats its queries: measure decoding them, not the answer cache (which would
+    // answer every repeat without a forward pass).
+    answerCacheEntries: 0,
     threads: options.threads,
     sessionWorker: options.sessionWorker,
     onPass: (requests) => {

@@ -39,6 +39,9 @@ function sample(sentAt: number, roundTripMs: number, serverMs: number): RequestS
       forward_ms: 12,
       shared_steps: 1,
       prompt_tokens: 250,
+      prefilled_tokens: 50,
+      fed_tokens: 54,
+      answer_cached: false,
     },
   };
 }
@@ -71,6 +74,14 @@ describe("arena report", () => {
     expect(row.stagesMs.transport.p50).toBe(row.latencyMs.p50 - 20);
     expect(row.promptTokens).toBe(250);
     expect(row.cachedPrefixTokens).toBe(200);
+    expect(row.prefilledTokens).toBe(50);
+    expect(row.tokens).toEqual({
+      prompt: { p50: 250, mean: 250 },
+      reused: { p50: 200, mean: 200 },
+      prefilled: { p50: 50, mean: 50 },
+      fed: { p50: 54, mean: 54 },
+    });
+    expect(row.answerCachedShare).toBe(0);
   });
 
   test("the table has a header and one line per agent", () => {
@@ -110,6 +121,7 @@ describe.skipIf(!hasModel)("headless arena against rtool-server with rt-tiny", (
       probeUrl: rtool.url,
     });
     expect(run.agents.map((a) => a.agent)).toEqual(["squad", ...ENEMY_IDS]);
+    expect(run.frameHz).toBeGreaterThan(0);
     for (const row of run.agents) {
       expect(row.replies).toBeGreaterThan(0);
       expect(row.achievedHz).toBeGreaterThan(0);

@@ -49,6 +49,9 @@ function reply(fn: string | null, args: Record<string, unknown> = {}): FunctionC
       forward_ms: 0,
       shared_steps: 0,
       prompt_tokens: 1,
+      prefilled_tokens: 0,
+      fed_tokens: 0,
+      answer_cached: false,
     },
   };
 }

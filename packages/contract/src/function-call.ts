@@ -96,6 +96,18 @@ export const serverTimingsSchema = z.object({
   forward_ms: z.number().meta({ description: "Of prefill and decode: time inside forward passes." }),
   shared_steps: z.number().int().meta({ description: "Forward passes shared with other requests." }),
   prompt_tokens: z.number().int().meta({ description: "Prompt tokens, cached ones included." }),
+  prefilled_tokens: z.number().int().meta({
+    description:
+      "Prompt tokens this call computed: prompt_tokens - cached_prefix_tokens (the prefix cache held the rest).",
+  }),
+  fed_tokens: z.number().int().meta({
+    description:
+      "Rows this call put into forward passes: its prefilled prompt tokens and every head token fed (tags, chosen tokens, drafts); 0 where the engine does not say.",
+  }),
+  answer_cached: z.boolean().meta({
+    description:
+      "The answer of an earlier greedy call with the same prompt tokens and settings, given without a forward pass (decoding again gives the same heads).",
+  }),
 });
 
 /** Where a call's time went on the server. */

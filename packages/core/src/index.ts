@@ -15,6 +15,12 @@ export * from "./batch/public";
 export { copyPositions, type KvRun, type KvSource, SplitKv } from "./batch/split-kv";
 export type { MaskRow } from "./batch/tree-mask";
 export { buildStepMask, causalRows, MASKED } from "./batch/tree-mask";
+export {
+  AnswerCache,
+  type AnswerCacheStats,
+  type AnswerKeyParts,
+  type CachedAnswer,
+} from "./caller/answer-cache";
 export { CallerInputError, PromptTooLongError } from "./caller/errors";
 export type {
   CallerModel,

@@ -29,6 +29,9 @@ function reply(
       total_ms: 1,
       shared_steps: 0,
       prompt_tokens: 0,
+      prefilled_tokens: 0,
+      fed_tokens: 0,
+      answer_cached: false,
     },
   };
 }

@@ -54,7 +54,9 @@ export async function startModelServer(
 ): Promise<ModelServer> {
   const lanes = options.lanes ?? 1;
   const server = createServer({
-    model: loadCallers(modelDir, { lanes, cache: options.cache }),
+    // Benchmarks and episodes here repeat requests to time decoding them: no answer cache, which
+    // would answer a repeat without a forward pass.
+    model: loadCallers(modelDir, { lanes, cache: options.cache, answerCacheEntries: 0 }),
     modelName: options.modelName ?? modelDir.split(/[\\/]/).filter(Boolean).at(-1) ?? "model",
     hostname: "127.0.0.1",
     port: 0,

@@ -25,7 +25,18 @@ export type CallerTimings = Pick<
   "prefillMs" | "decodeMs" | "steps" | "cachedPrefixTokens" | "totalMs"
 > &
   Partial<
-    Pick<CallTimings, "promptTokens" | "prepareMs" | "queuedMs" | "batchWaitMs" | "forwardMs" | "sharedSteps">
+    Pick<
+      CallTimings,
+      | "promptTokens"
+      | "prefilledTokens"
+      | "fedTokens"
+      | "prepareMs"
+      | "queuedMs"
+      | "batchWaitMs"
+      | "forwardMs"
+      | "sharedSteps"
+      | "answerCached"
+    >
   >;
 
 /** A decoded, typed call (core's, less the warnings and with the narrower timings). */

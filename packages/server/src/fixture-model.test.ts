@@ -21,7 +21,14 @@ let base: string;
 
 beforeAll(async () => {
   // "always": the fixture is so small that the cost policy would rightly never merge its steps.
-  loaded = await loadCallers(FIXTURE, { threads: 1, cache: false, lanes: 4, mergePolicy: "always" });
+  // No answer cache: these tests repeat requests to see them decoded again (its own test is below).
+  loaded = await loadCallers(FIXTURE, {
+    threads: 1,
+    cache: false,
+    lanes: 4,
+    mergePolicy: "always",
+    answerCacheEntries: 0,
+  });
   // The fixtures have a 512-token context and byte-level vocabularies: the v2 prompt leaves room
   // for the reference client's default 32 tokens per head, so `/v1/function_call` serves v2 here.
   server = createServer({ model: loaded, modelName: "qwen3-tied", port: 0, concurrency: 4, format: "v2" });
@@ -60,6 +67,8 @@ function expectReplyShape(reply: FunctionCallReply, heads: string[]) {
     "forward_ms",
     "shared_steps",
     "prompt_tokens",
+    "prefilled_tokens",
+    "fed_tokens",
   ] as const) {
     expect(typeof reply.timings[key]).toBe("number");
   }
@@ -68,6 +77,12 @@ function expectReplyShape(reply: FunctionCallReply, heads: string[]) {
     reply.timings.total_ms + 0.01,
   );
   expect(reply.timings.prompt_tokens).toBeGreaterThan(0);
+  // Every prompt token is either reused from the prefix cache or prefilled by the call.
+  expect(reply.timings.prefilled_tokens + reply.timings.cached_prefix_tokens).toBe(
+    reply.timings.prompt_tokens,
+  );
+  expect(reply.timings.fed_tokens).toBeGreaterThanOrEqual(reply.timings.prefilled_tokens);
+  expect(typeof reply.timings.answer_cached).toBe("boolean");
   // Constrained decoding: the function head always spells one of the tools.
   expect(TOOL_NAMES).toContain(reply.heads.function!);
   expect(reply.success).toBe(true);
@@ -212,5 +227,38 @@ describe("cross-request batching", () => {
       expect(reply.heads).toEqual(alone[i]!.heads);
       expect(reply.args).toEqual(alone[i]!.args);
     });
+  });
+});
+
+describe("the answer cache", () => {
+  test("a repeated greedy request gets the decoded answer without a forward pass", async () => {
+    const withAnswers = await loadCallers(FIXTURE, { threads: 1, cache: false, lanes: 2 });
+    const answering = createServer({ model: withAnswers, port: 0, concurrency: 2, format: "v2" });
+    const url = (await answering.listen()).url;
+    try {
+      const body = fixtureBody("up 7", { system: "You drive a robot." });
+      const post = async (extra: object = {}) =>
+        (await (
+          await postJson(`${url}/v2/function_call`, { ...body, ...extra })
+        ).json()) as FunctionCallReply;
+      const first = await post();
+      const passes = withAnswers.batchStats().passes;
+      const second = await post();
+      expect(first.timings.answer_cached).toBe(false);
+      expect(second.timings).toMatchObject({
+        answer_cached: true,
+        steps: 0,
+        prefilled_tokens: 0,
+        fed_tokens: 0,
+      });
+      expect(withAnswers.batchStats().passes).toBe(passes);
+      expect(second.heads).toEqual(first.heads);
+      expect(second.args).toEqual(first.args);
+      expect(second.function).toBe(first.function);
+      // sampling is never answered from the cache
+      expect((await post({ temperature: 0.5 })).timings.answer_cached).toBe(false);
+    } finally {
+      await answering.close();
+    }
   });
 });

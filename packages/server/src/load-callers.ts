@@ -5,6 +5,7 @@
  * in it, serving both prompt formats (each request names its own).
  */
 import {
+  AnswerCache,
   type CallerModel,
   type LoadProgress,
   loadModel,
@@ -44,11 +45,19 @@ export interface LoadCallersOptions {
   lanes?: number;
   /** Prefix-cache bytes (one cache for all lanes and both formats); default 256 MiB; 0: off. */
   prefixCacheBytes?: number;
+  /**
+   * Greedy calls' answers kept by exact prompt and settings (one cache for all lanes): a repeated
+   * prompt (a game agent whose world did not change) is answered without a forward pass. Default
+   * 256; 0: off.
+   */
+  answerCacheEntries?: number;
   /** Loading stages, for a progress display. */
   onProgress?: (progress: LoadProgress) => void;
   onWarning?: (message: string) => void;
   /** When concurrent steps share a forward pass; default "cost" (see {@link MergePolicy}). */
   mergePolicy?: MergePolicy;
+  /** How long a step that finds the session idle waits for other requests' steps, in ms; default 0 (core's `mergeWindowMs`). */
+  mergeWindowMs?: number;
   /** Told after every forward pass: calls' steps merged, rows computed. */
   onPass?: (requests: number, rows: number) => void;
 }
@@ -114,6 +123,7 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
     merge: {
       onPass: options.onPass,
       policy: options.mergePolicy,
+      mergeWindowMs: options.mergeWindowMs,
       // A request's steps stop at its next forward pass once it aborts (see cancel/abort-scope.ts).
       currentSignal: currentRequestSignal,
     },
@@ -122,6 +132,8 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
   const runtime = sequences.runtime;
   const lanes = options.lanes ?? DEFAULT_CONCURRENCY;
   const { prefixCache } = sequences;
+  const answerEntries = options.answerCacheEntries ?? 256;
+  const answerCache = answerEntries > 0 ? new AnswerCache(answerEntries) : null;
   const pool = new CallerPool(
     () =>
       new RealtimeCaller(
@@ -129,6 +141,7 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
         {
           // no default format: every request names its own (the routes set it)
           sequences,
+          answerCache,
           cacheSystemTurn: true,
           draftTokens: options.draftTokens,
         },

@@ -63,6 +63,9 @@ export function toFunctionCallReply(
       forward_ms: round(t.forwardMs ?? 0),
       shared_steps: t.sharedSteps ?? 0,
       prompt_tokens: t.promptTokens ?? 0,
+      prefilled_tokens: t.prefilledTokens ?? Math.max(0, (t.promptTokens ?? 0) - t.cachedPrefixTokens),
+      fed_tokens: t.fedTokens ?? 0,
+      answer_cached: t.answerCached ?? false,
     },
   };
 }

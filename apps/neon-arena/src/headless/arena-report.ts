@@ -63,11 +63,32 @@ export interface AgentReport {
   firstMs: number | null;
   /** Per-stage split (medians and p99 over the window's replies). */
   stagesMs: Record<Stage, Spread>;
+  /** Medians over the window's replies: prompt tokens, of them reused from the prefix cache, and prefilled. */
   promptTokens: number;
   cachedPrefixTokens: number;
+  prefilledTokens: number;
+  /** Per call over the window: prompt, reused, prefilled and fed tokens (rows in forward passes). */
+  tokens: TokenCounts;
+  /** Share of the window's calls the server answered from its answer cache (no forward pass). */
+  answerCachedShare: number;
   steps: number;
   /** Mean forward passes per call shared with other requests. */
   sharedSteps: number;
+}
+
+/** Token counts per call: median and mean over the window's replies. */
+export interface TokenCounts {
+  prompt: TokenSpread;
+  reused: TokenSpread;
+  prefilled: TokenSpread;
+  /** Rows the call put into forward passes: prefilled prompt tokens and head tokens. */
+  fed: TokenSpread;
+}
+
+/** Median and mean of a per-call token count. */
+export interface TokenSpread {
+  p50: number;
+  mean: number;
 }
 
 /** The whole report, as written to bench/results/arena.json. */
@@ -83,10 +104,16 @@ export interface ArenaReport {
     stream: boolean;
     /** The server ran its forward passes in a worker thread (`--session-worker`). */
     sessionWorker: boolean;
+    /** The server kept greedy answers by prompt (its default; `--no-answer-cache` turns it off). */
+    answerCache?: boolean;
+    /** The server's `--merge-window` (ms). */
+    mergeWindowMs?: number;
     seconds: number;
     warmupSeconds: number;
   };
   machine: { cpus: number; loadAverageBefore: number; loadAverageAfter: number; note?: string };
+  /** Frames per second the headless game loop ran (agents send at frames: a 30 Hz agent needs 60). */
+  frameHz?: number;
   agents: AgentReport[];
   /** What the server probes saw during the measured window, when the run had them. */
   server?: ServerProbeReport;
@@ -140,7 +167,10 @@ const mean = (values: readonly number[]) =>
   values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 
 /** The `timings` field behind each server-side stage. */
-const TIMING_FIELD: Record<Exclude<Stage, "server" | "transport">, keyof ReplyTimings> = {
+const TIMING_FIELD: Record<
+  Exclude<Stage, "server" | "transport">,
+  Exclude<keyof ReplyTimings, "answer_cached">
+> = {
   queue: "queue_ms",
   prepare: "prepare_ms",
   lane_wait: "lane_wait_ms",
@@ -187,6 +217,7 @@ export function summarizeAgent(
       timed.map(pick).filter((n): n is number => n !== undefined),
       0.5,
     );
+  const tokens = tokenCounts(timed);
   return {
     agent,
     targetHz,
@@ -199,9 +230,42 @@ export function summarizeAgent(
     stagesMs,
     promptTokens: medianOf((t) => t.prompt_tokens),
     cachedPrefixTokens: medianOf((t) => t.cached_prefix_tokens),
+    prefilledTokens: tokens.prefilled.p50,
+    tokens,
+    answerCachedShare: answerCachedShare(timed),
     steps: medianOf((t) => t.steps),
     sharedSteps: round(mean(timed.map((t) => t.shared_steps ?? 0))),
   };
+}
+
+/**
+ * Prompt, reused, prefilled and fed tokens of these calls' replies (median and mean each).
+ *
+ * @example
+ * tokenCounts(samples.map((s) => s.timings).filter((t) => t !== null)).prefilled.mean;
+ */
+export function tokenCounts(timings: readonly ReplyTimings[]): TokenCounts {
+  const spreadOf = (pick: (t: ReplyTimings) => number | undefined): TokenSpread => {
+    const values = timings.map(pick).filter((n): n is number => n !== undefined);
+    return { p50: quantile(values, 0.5), mean: round(mean(values)) };
+  };
+  return {
+    prompt: spreadOf((t) => t.prompt_tokens),
+    reused: spreadOf((t) => t.cached_prefix_tokens),
+    // Servers before `prefilled_tokens` said prompt and cached tokens: the difference is the same count.
+    prefilled: spreadOf(
+      (t) =>
+        t.prefilled_tokens ??
+        (t.prompt_tokens === undefined ? undefined : t.prompt_tokens - t.cached_prefix_tokens),
+    ),
+    fed: spreadOf((t) => t.fed_tokens),
+  };
+}
+
+/** Share of these replies answered from the server's answer cache (0 for none). */
+export function answerCachedShare(timings: readonly ReplyTimings[]): number {
+  if (timings.length === 0) return 0;
+  return round(timings.filter((t) => t.answer_cached === true).length / timings.length);
 }
 
 /** The report as a fixed-width table (one row per agent, ms figures are p50 unless marked). */
@@ -221,6 +285,7 @@ export function formatArenaTable(report: ArenaReport): string {
     ]),
     ["prompt tok", (a) => String(a.promptTokens)],
     ["cached tok", (a) => String(a.cachedPrefixTokens)],
+    ["prefilled tok", (a) => String(a.prefilledTokens)],
     ["passes", (a) => String(a.steps)],
   ];
   const rows = [

@@ -7,13 +7,6 @@
  */
 import { AgentClient } from "@rtool/phaser-plugin/headless";
 import {
-  createNeonArena,
-  createTowerDefense,
-  type NeonArenaWorld,
-  type ScenarioTool,
-  type TowerDefenseWorld,
-} from "@rtool/sim";
-import {
   arenaShips,
   ENEMY_IDS,
   SHIP_RATE_HZ,
@@ -22,22 +15,10 @@ import {
   shipAgentSpec,
   squadAgentSpec,
 } from "../arena-agents";
-import { pilotPlayer } from "../client/player-pilot";
+import { ArenaField, SQUAD_ORDERS } from "./arena-field";
 import { type AgentCounts, type AgentReport, type ServerProbeReport, summarizeAgent } from "./arena-report";
 import { RecordingTransport } from "./recording-transport";
 import { cacheDelta, readCacheCounters, startHealthProbe } from "./server-probes";
-
-/** Orders the squad gets in turn (the README's examples: what players type). */
-export const SQUAD_ORDERS = [
-  "Amiya use your skill",
-  "Blaze fall back",
-  "Texas go north",
-  "SilverAsh defensive",
-  "everyone retreat",
-] as const;
-
-const PILOT_PERIOD_S = 0.2;
-const ROUND_PAUSE_S = 2.5;
 
 /** Options of {@link runHeadlessArena}. */
 export interface HeadlessArenaOptions {
@@ -68,6 +49,12 @@ export interface HeadlessArenaOptions {
 export interface HeadlessArenaRun {
   agents: AgentReport[];
   window: { fromMs: number; toMs: number };
+  /**
+   * Frames the game loop ran per second in the window. Agents send at frames, so an agent of
+   * rate R achieves at most R only while frames come at least every 1/(2R) s or so: a 30 Hz agent
+   * sends every second frame, and a loop at 55 fps caps it near 27.5 Hz.
+   */
+  frameHz: number;
   /** What the server probes saw (with `probeUrl`). */
   server?: ServerProbeReport;
 }
@@ -102,12 +89,9 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
   const origin = performance.now();
   const now = () => performance.now() - origin;
 
-  let squad: TowerDefenseWorld = createTowerDefense({ seed: 7 });
-  let ships: NeonArenaWorld = createNeonArena({ ships: arenaShips(enemies) });
-  let round = 1;
-  let roundOverAt: number | null = null;
+  const field = new ArenaField(enemies);
 
-  const drive = (name: string, targetHz: number, scope: string, tools: readonly ScenarioTool[]): Driven => {
+  const drive = (name: string, targetHz: number, scope: string): Driven => {
     const transport = new RecordingTransport(options.serverUrl, origin, stream);
     const client = new AgentClient({ transport, dispatch: "update" });
     const counts: AgentCounts = { accepted: 0, rejected: 0, dropped: 0, errors: 0, restedMs: 0 };
@@ -116,31 +100,17 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
     client.on("rejected", () => inWindow() && counts.rejected++);
     client.on("dropped", () => inWindow() && counts.dropped++);
     client.on("error", () => inWindow() && counts.errors++);
-    // Handlers read the current world at call time, so a new round's world takes over at once.
-    for (const tool of tools) {
-      const fn = tool.function.name;
-      client.tool(
-        tool,
-        (args, context) => {
-          const result =
-            scope === SQUAD_SCOPE
-              ? squad.apply({ function: fn, args })
-              : ships.apply({ function: fn, args }, context.agent);
-          return result.ok ? true : { ok: false, code: result.code, reason: result.reason };
-        },
-        { scope },
-      );
-    }
+    field.register(client, scope);
     return { name, targetHz, client, transport, counts, rests: [] };
   };
 
-  const squadAgent = drive("squad", 0, SQUAD_SCOPE, squad.tools);
-  squadAgent.client.agent(squadAgentSpec(() => squad));
+  const squadAgent = drive("squad", 0, SQUAD_SCOPE);
+  squadAgent.client.agent(squadAgentSpec(() => field.squad));
   const shipAgents = arenaShips(enemies)
     .filter((ship) => ship.team === "enemy")
     .map((ship) => {
-      const driven = drive(ship.id, shipRateHz, SHIP_SCOPE, ships.tools);
-      driven.client.agent(shipAgentSpec(ship.id, () => ships, shipRateHz));
+      const driven = drive(ship.id, shipRateHz, SHIP_SCOPE);
+      driven.client.agent(shipAgentSpec(ship.id, () => field.ships, shipRateHz));
       return driven;
     });
   const all = [squadAgent, ...shipAgents];
@@ -148,37 +118,28 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
   let order = 0;
   let orderInFlight = false;
   let lastOrderAt = Number.NEGATIVE_INFINITY;
-  let pilotClock = 0;
   let last = now();
+  let framesInWindow = 0;
   const frame = () => {
     const t = now();
+    if (t >= warmupMs) framesInWindow++;
     const dt = Math.min((t - last) / 1000, 0.1);
     last = t;
-    squad.step(dt);
-    if (squad.state().over) squad = createTowerDefense({ seed: 7 + round });
-    for (const event of ships.step(dt)) {
-      // A wreck has nothing to decide: its agent rests until the next round (as in the scene).
-      if (event.type !== "destroyed") continue;
-      const wreck = shipAgents.find((driven) => driven.name === event.detail?.ship);
-      wreck?.client.getAgent(wreck.name)?.stop();
-      wreck?.rests.push({ from: t, to: null });
-    }
-    pilotClock += dt;
-    if (pilotClock >= PILOT_PERIOD_S) {
-      pilotClock = 0;
-      const call = pilotPlayer(ships.state(), "player");
-      if (call) ships.apply(call, "player");
-    }
-    roundOverAt = nextRound(ships, roundOverAt, () => {
-      round += 1;
-      ships = createNeonArena({ ships: arenaShips(enemies) });
-      for (const driven of shipAgents) {
-        const agent = driven.client.getAgent(driven.name)!;
-        agent.invalidate();
-        agent.start();
-        const rest = driven.rests.at(-1);
-        if (rest && rest.to === null) rest.to = now();
-      }
+    field.step(dt, {
+      destroyed: (ship) => {
+        const wreck = shipAgents.find((driven) => driven.name === ship);
+        wreck?.client.getAgent(wreck.name)?.stop();
+        wreck?.rests.push({ from: t, to: null });
+      },
+      newRound: () => {
+        for (const driven of shipAgents) {
+          const agent = driven.client.getAgent(driven.name)!;
+          agent.invalidate();
+          agent.start();
+          const rest = driven.rests.at(-1);
+          if (rest && rest.to === null) rest.to = now();
+        }
+      },
     });
     if (squadEveryMs > 0 && !orderInFlight && t - lastOrderAt >= squadEveryMs) {
       orderInFlight = true;
@@ -207,6 +168,7 @@ export async function runHeadlessArena(options: HeadlessArenaOptions): Promise<H
   for (const driven of all) driven.counts.restedMs = restedIn(driven.rests, window);
   return {
     window,
+    frameHz: Math.round((framesInWindow / options.seconds) * 10) / 10,
     agents: all.map((d) => summarizeAgent(d.name, d.targetHz, d.transport.samples, d.counts, window)),
     ...(healthMs
       ? {
@@ -228,20 +190,4 @@ function restedIn(rests: Driven["rests"], window: { fromMs: number; toMs: number
     if (to > from) ms += to - from;
   }
   return ms;
-}
-
-/**
- * The scene's round rule: when a side is wiped out the round ends, and after a pause the field
- * resets (`reset`). Returns the new `roundOverAt` (world time the round ended, or null).
- */
-function nextRound(ships: NeonArenaWorld, roundOverAt: number | null, reset: () => void): number | null {
-  const state = ships.state();
-  const playerAlive = state.ships.some((s) => s.team === "player" && s.alive);
-  const enemiesAlive = state.ships.some((s) => s.team === "enemy" && s.alive);
-  if (roundOverAt === null && (!playerAlive || !enemiesAlive)) return state.t;
-  if (roundOverAt !== null && state.t - roundOverAt >= ROUND_PAUSE_S) {
-    reset();
-    return null;
-  }
-  return roundOverAt;
 }

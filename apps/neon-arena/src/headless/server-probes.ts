@@ -54,21 +54,37 @@ export function startHealthProbe(serverUrl: string, everyMs: number): HealthProb
 }
 
 /** Reads the prefix-cache gauges from `{serverUrl}/metrics`; null when the server has none. */
-export async function readCacheCounters(serverUrl: string): Promise<CacheCounters | null> {
+export function readCacheCounters(serverUrl: string): Promise<CacheCounters | null> {
+  return readGauges(serverUrl, "rtool_prefix_cache_", ["hits", "misses", "evictions", "tokens", "bytes"]);
+}
+
+/** Forward passes the server ran and the decoder steps they served (`/metrics`), since it started. */
+export interface BatchCounters {
+  passes: number;
+  steps: number;
+}
+
+/** Reads the forward-pass counters from `{serverUrl}/metrics`; null when the server has none. */
+export function readBatchCounters(serverUrl: string): Promise<BatchCounters | null> {
+  return readGauges(serverUrl, "rtool_forward_", ["passes", "steps"]);
+}
+
+/** The gauges `prefix + name` of `/metrics`, by name; null when one is missing or the server is not there. */
+async function readGauges<Name extends string>(
+  serverUrl: string,
+  prefix: string,
+  names: readonly Name[],
+): Promise<Record<Name, number> | null> {
   try {
-    const text = await (await fetch(`${serverUrl}/metrics`)).text();
-    const gauge = (name: string) => {
-      const line = text.split("\n").find((l) => l.startsWith(`rtool_prefix_cache_${name} `));
-      return line ? Number(line.split(" ")[1]) : Number.NaN;
-    };
-    const counters = {
-      hits: gauge("hits"),
-      misses: gauge("misses"),
-      evictions: gauge("evictions"),
-      tokens: gauge("tokens"),
-      bytes: gauge("bytes"),
-    };
-    return Object.values(counters).some(Number.isNaN) ? null : counters;
+    const lines = (await (await fetch(`${serverUrl}/metrics`)).text()).split("\n");
+    const values = {} as Record<Name, number>;
+    for (const name of names) {
+      const line = lines.find((l) => l.startsWith(`${prefix}${name} `));
+      const value = line ? Number(line.split(" ")[1]) : Number.NaN;
+      if (Number.isNaN(value)) return null;
+      values[name] = value;
+    }
+    return values;
   } catch {
     return null;
   }

@@ -135,6 +135,35 @@ describe("BatchedRuntime", () => {
     }
   });
 
+  test("a merge window lets steps that arrive just after an idle session's first one join its pass", async () => {
+    const sizes: number[] = [];
+    const step = (batched: BatchedRuntime, token: number) =>
+      batched.step({ tokenIds: [token], positions: [0], past: model.runtime.emptyKv() });
+    // Three requests a macrotask apart (as separate HTTP requests reach the batcher).
+    const arrive = async (batched: BatchedRuntime) => {
+      const steps = [step(batched, 1)];
+      for (const token of [2, 3]) {
+        await new Promise((resolve) => setImmediate(resolve));
+        steps.push(step(batched, token));
+      }
+      return Promise.all(steps);
+    };
+    const without = new BatchedRuntime(model.runtime, { policy: "always", onPass: (n) => sizes.push(n) });
+    const alone = await arrive(without);
+    expect(sizes[0]).toBe(1); // the first pass started before the others came
+    sizes.length = 0;
+    const windowed = new BatchedRuntime(model.runtime, {
+      policy: "always",
+      mergeWindowMs: 50,
+      onPass: (n) => sizes.push(n),
+    });
+    const merged = await arrive(windowed);
+    expect(sizes).toEqual([3]);
+    merged.forEach((out, i) => {
+      expect(maxDiff(out.logits, alone[i]!.logits)).toBeLessThan(1e-4);
+    });
+  });
+
   test("the cost policy merges cheap steps and keeps long-past steps apart", async () => {
     const sizes: number[] = [];
     // No fixed pass cost: only weights, attention and copies decide.

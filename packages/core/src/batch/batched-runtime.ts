@@ -37,6 +37,15 @@ export interface BatchedRuntimeOptions extends PassCostOptions {
   /** Told after every forward pass: requests merged and rows computed (metrics, tests). */
   onPass?: (requests: number, rows: number) => void;
   /**
+   * How long a step that finds the session idle waits for other requests' steps before its pass
+   * starts, in ms; default 0 (one macrotask: the steps issued in the same turn of the event loop
+   * join). Requests that arrive together over HTTP (game agents ticking in the same frame) reach
+   * the batcher some hundred microseconds apart; a window of about a millisecond lets their passes
+   * merge, at that cost to a request that comes alone. Steps arriving while a pass runs wait for
+   * it anyway and are never held longer.
+   */
+  mergeWindowMs?: number;
+  /**
    * The abort signal of the request the calling code works for, read on every `step` (a server
    * keeps it in an `AsyncLocalStorage` scope, so callers and decoders need not pass a signal
    * through every layer). A step of an aborted request is refused, and one still queued when its
@@ -72,6 +81,7 @@ export class BatchedRuntime implements DecoderRuntime {
   private readonly maxPast: number;
   private readonly onPass?: (requests: number, rows: number) => void;
   private readonly policy: MergePolicy;
+  private readonly mergeWindowMs: number;
   private readonly cost: PassCostModel;
   private readonly currentSignal: () => AbortSignal | undefined;
   /** Forward passes run, steps served by them, and steps refused because their request was aborted. */
@@ -85,6 +95,9 @@ export class BatchedRuntime implements DecoderRuntime {
     this.maxPast = options.maxPast ?? 32768;
     this.onPass = options.onPass;
     this.policy = options.policy ?? "cost";
+    this.mergeWindowMs = options.mergeWindowMs ?? 0;
+    if (!(this.mergeWindowMs >= 0))
+      throw new RangeError(`mergeWindowMs must be >= 0, got ${options.mergeWindowMs}`);
     this.cost = new PassCostModel(inner.config, options);
     this.currentSignal = options.currentSignal ?? (() => undefined);
   }
@@ -154,15 +167,18 @@ export class BatchedRuntime implements DecoderRuntime {
     return this.inner.dispose();
   }
 
-  private schedule(): void {
+  private schedule(afterPass = false): void {
     if (this.running || this.scheduled) return;
     this.scheduled = true;
-    // One macrotask of slack: callers woken by the previous pass issue their next steps in
-    // microtasks, so by then they have all joined the batch.
-    nextMacrotask(() => {
+    const run = () => {
       this.scheduled = false;
       void this.flush();
-    });
+    };
+    // One macrotask of slack: callers woken by the previous pass issue their next steps in
+    // microtasks, so by then they have all joined the batch. A step that found the session idle
+    // may also wait the merge window for requests arriving just after it.
+    if (this.mergeWindowMs > 0 && !afterPass) setTimeout(run, this.mergeWindowMs);
+    else nextMacrotask(run);
   }
 
   private async flush(): Promise<void> {
@@ -173,7 +189,7 @@ export class BatchedRuntime implements DecoderRuntime {
       await this.runBatch(batch);
     } finally {
       this.running = false;
-      if (this.pending.length > 0) this.schedule();
+      if (this.pending.length > 0) this.schedule(true);
     }
   }
 

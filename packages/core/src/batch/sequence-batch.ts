@@ -84,7 +84,8 @@ export interface SequenceInfo {
  * ("cost" by default: merge only while the merged pass is modelled cheaper), `currentSignal` (the
  * abort signal of the request the calling code works for, read on every step: a step of an
  * aborted request is refused with a `RequestAbortedError`, and one still queued leaves the
- * queue), `onPass` (told after every pass), `maxRows`, `maxPast`.
+ * queue), `onPass` (told after every pass), `mergeWindowMs` (how long a step that finds the model
+ * idle waits for others to join its pass), `maxRows`, `maxPast`.
  */
 export type SequenceMergeOptions = BatchedRuntimeOptions;
 

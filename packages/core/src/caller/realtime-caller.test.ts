@@ -16,6 +16,7 @@ import { buildPrompt, systemPrefix } from "../prompt/build";
 import { END_OF_TURN, headCloseTag, headNames, headTag, NULL_MARKER } from "../prompt/heads";
 import { normalizeTools, type ToolInput, ToolSchemaError } from "../prompt/tools";
 import type { RtoolTokenizer } from "../tokenizer";
+import { AnswerCache } from "./answer-cache";
 import { CallerInputError, PromptTooLongError } from "./errors";
 import { type CallStreamEvent, createRealtimeCaller, RealtimeCaller } from "./realtime-caller";
 
@@ -137,9 +138,17 @@ for (const fixture of ["qwen3-tied", "qwen2-gqa"]) {
       const warm = await rt.call(request);
       expect(warm.heads).toEqual(cold.heads);
       expect(warm.timings.cachedPrefixTokens).toBe(warm.timings.promptTokens);
+      expect(warm.timings.prefilledTokens).toBe(0);
       // another query shares the system turn
       const other = await rt.call({ ...request, query: "stay" });
       expect(other.timings.cachedPrefixTokens).toBeGreaterThan(0);
+      // each prompt token is reused or prefilled; the passes fed the prefill and the heads' tokens
+      for (const t of [cold.timings, warm.timings, other.timings]) {
+        expect(t.prefilledTokens + t.cachedPrefixTokens).toBe(t.promptTokens);
+        expect(t.fedTokens).toBeGreaterThan(t.prefilledTokens);
+      }
+      // the same heads from a cold and a warm prompt: the difference is the prefill alone
+      expect(cold.timings.fedTokens - cold.timings.prefilledTokens).toBe(warm.timings.fedTokens);
       const fresh = await (await createRealtimeCaller(model, { format: "v2", constrained: false })).call({
         ...request,
         query: "stay",
@@ -224,6 +233,38 @@ for (const fixture of ["qwen3-tied", "qwen2-gqa"]) {
       expect(headEvents.map((e) => e.head).sort()).toEqual(["arg1", "arg2", "function"]);
       const call = (last as { call: { heads: Record<string, string | null> } }).call;
       for (const ev of headEvents) expect(call.heads[ev.head]).toBe(ev.text);
+    });
+
+    test("answerCache: a repeated greedy call gets the decoded answer without a pass", async () => {
+      const answers = new AnswerCache(8);
+      const rt = await createRealtimeCaller(model, { format: "v2", answerCache: answers });
+      const request = { query: "go up", tools: ENUM_TOOLS, system: SYSTEM, maxTokens: 6 };
+      const first = await rt.call(request);
+      expect(first.timings.answerCached).toBe(false);
+      expect(first.timings.steps).toBeGreaterThan(0);
+      const again = await rt.call(request);
+      expect(again.timings).toMatchObject({ answerCached: true, steps: 0, prefilledTokens: 0, fedTokens: 0 });
+      expect(again.timings.promptTokens).toBe(first.timings.promptTokens);
+      const { timings: _a, ...firstCall } = first;
+      const { timings: _b, ...againCall } = again;
+      expect(againCall).toEqual(firstCall);
+      // the same as decoding again without the cache
+      const plain = await (await createRealtimeCaller(model, { format: "v2" })).call(request);
+      expect(again.heads).toEqual(plain.heads);
+      // a stream replays the heads, then the call
+      const events: CallStreamEvent[] = [];
+      for await (const ev of rt.stream(request)) events.push(ev);
+      const heads = events.slice(0, -1) as { head: string; text: string | null }[];
+      expect(heads.map((e) => e.head).sort()).toEqual(Object.keys(first.heads).sort());
+      for (const ev of heads) expect(first.heads[ev.head as keyof typeof first.heads]).toBe(ev.text);
+      expect(
+        (events.at(-1) as { call: { timings: { answerCached: boolean } } }).call.timings.answerCached,
+      ).toBe(true);
+      // another prompt, other settings or sampling: decoded
+      expect((await rt.call({ ...request, query: "go down" })).timings.answerCached).toBe(false);
+      expect((await rt.call({ ...request, maxTokens: 5 })).timings.answerCached).toBe(false);
+      expect((await rt.call({ ...request, temperature: 0.7 })).timings.answerCached).toBe(false);
+      expect(answers.stats()).toMatchObject({ hits: 2, entries: 3 });
     });
 
     test("concurrent calls on one caller give the results of sequential calls", async () => {

@@ -8,6 +8,7 @@ import type { HeadName } from "../prompt/heads";
 import type { PromptFormat } from "../prompt/request";
 import type { ToolInput, ToolSpec } from "../prompt/tools";
 import type { DecoderRuntime } from "../runtime/types";
+import type { AnswerCache } from "./answer-cache";
 
 /** What the caller needs of a model: `loadModel` and `createModelFromWeights` models with a tokenizer. */
 export interface CallerModel {
@@ -44,6 +45,13 @@ export interface RealtimeCallerOptions {
    * one entry, so a server that merges concurrent calls' passes holds that turn once.
    */
   cacheSystemTurn?: boolean;
+  /**
+   * Where greedy calls' answers are kept by exact prompt tokens and decode settings: a call whose
+   * prompt and settings repeat one seen before gets that answer without a forward pass (at
+   * temperature 0 decoding it again gives the same heads). Share one between callers of the same
+   * model only. Default: none.
+   */
+  answerCache?: AnswerCache | null;
   /** Hold heads to the tools' schemas (default true). */
   constrained?: boolean;
   /** Emit tokens a constraint forces without forward passes (default true). */
@@ -98,6 +106,16 @@ export interface CallTimings {
   cachedPrefixTokens: number;
   /** Prompt tokens in all. */
   promptTokens: number;
+  /**
+   * Prompt tokens this call's decode computed (`promptTokens - cachedPrefixTokens`): its prefill.
+   * A system turn prefilled into the cache just before (the first call with these tools) is not counted.
+   */
+  prefilledTokens: number;
+  /**
+   * Rows this call put into forward passes: its prefilled prompt tokens and every head token fed
+   * (tags, chosen tokens, drafts). What its passes cost grows with these.
+   */
+  fedTokens: number;
   /** Head tokens emitted without a forward pass. */
   forcedTokens: number;
   /** Tokens drafted from the prompt (`draftTokens`), and of them those kept. */
@@ -116,6 +134,8 @@ export interface CallTimings {
   forwardMs: number;
   /** Forward passes shared with other callers' steps. */
   sharedSteps: number;
+  /** The answer came from the answer cache (the same prompt and settings decoded before): no pass ran. */
+  answerCached: boolean;
   /** From the start of this call's turn to its result (queue wait excluded). */
   totalMs: number;
 }

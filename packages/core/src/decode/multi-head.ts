@@ -70,6 +70,8 @@ export async function decodeHeadForks(
   for (const b of heads.branches) b.seq = engine.open([], { parent: prompt });
 
   const drafts = { fed: 0, kept: 0 };
+  // the prompt's uncomputed tokens ride along in the first pass
+  let fedTokens = engine.info(prompt).pending;
   let steps = 0;
   let firstStepMs = 0;
   const batch = { waitMs: 0, passMs: 0, sharedSteps: 0 };
@@ -80,6 +82,7 @@ export async function decodeHeadForks(
       const feed = feedBranches(heads.branches, promptLength, (b) => heads.draftFor(b));
       if (feed.fed.length === 0) break;
       for (const fed of feed.fed) drafts.fed += fed.draft.length;
+      for (const step of feed.steps) fedTokens += step.tokens.length;
       const stepStarted = performance.now();
       const { logits, timing } = await engine.step(feed.steps);
       const stepMs = performance.now() - stepStarted;
@@ -107,6 +110,7 @@ export async function decodeHeadForks(
     firstStepMs,
     restMs: Math.max(0, total - firstStepMs),
     drafts,
+    fedTokens,
     batch,
   };
 }

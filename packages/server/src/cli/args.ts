@@ -29,6 +29,10 @@ export interface ServeArgs {
   threads?: number;
   /** Prompt-lookup drafts per head and pass; default the model's (`defaultDraftTokens`). */
   draftTokens?: number;
+  /** Greedy answers kept by exact prompt (0: off); default the server's (256). */
+  answerCache?: number;
+  /** Ms a step finding the session idle waits for other requests' steps; default 0. */
+  mergeWindowMs?: number;
   format: PromptFormat;
   cors: string[];
   apiKey?: string;
@@ -83,6 +87,10 @@ Options:
   --threads N              ONNX Runtime intra-op threads; default the physical cores
   --draft-tokens N         tokens each head may draft per pass from the prompt (0: off); default 4 for
                            models up to 50M parameters, 0 above
+  --answer-cache N         greedy answers kept by exact prompt tokens and settings, so a repeated
+                           prompt needs no forward pass (0: off); default 256
+  --merge-window MS        a step that finds the model idle waits this long for other requests' steps
+                           to share its forward pass (agents ticking together); default 0
   --format v1|v2           prompt format of /v1/function_call and /v1/chat/completions; default v1
   --cors ORIGIN            allow this browser origin (repeatable; "*" allows any, never with credentials)
   --api-key KEY            require "Authorization: Bearer KEY" on all but /health (or set RTOOL_API_KEY)
@@ -214,6 +222,8 @@ export function parseCliArgs(argv: readonly string[], env: Record<string, string
     host: values.host ?? "127.0.0.1",
     threads: integer("--threads", values.threads, 1, 1024),
     draftTokens: integer("--draft-tokens", values["draft-tokens"], 0, 64),
+    answerCache: integer("--answer-cache", values["answer-cache"], 0, 1_000_000),
+    mergeWindowMs: integer("--merge-window", values["merge-window"], 0, 1000),
     format: oneOf("--format", values.format ?? "v1", ["v1", "v2"] as const),
     cors: values.cors ?? [],
     apiKey,
@@ -255,6 +265,8 @@ function parse(args: string[]) {
       host: { type: "string" },
       threads: { type: "string" },
       "draft-tokens": { type: "string" },
+      "answer-cache": { type: "string" },
+      "merge-window": { type: "string" },
       format: { type: "string" },
       cors: { type: "string", multiple: true },
       "api-key": { type: "string" },

@@ -165,6 +165,8 @@ function loadLocal(dir: string, args: ServeArgs, progress: ReturnType<typeof loa
     provider: args.provider,
     threads: args.threads,
     draftTokens: args.draftTokens,
+    answerCacheEntries: args.answerCache,
+    mergeWindowMs: args.mergeWindowMs,
     quant: args.quant,
     skipWeightCheck: args.skipWeightCheck,
     sessionWorker: args.sessionWorker,

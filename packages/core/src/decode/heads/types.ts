@@ -102,6 +102,11 @@ export interface DecodeHeadsResult {
   /** Drafted tokens fed, and of them those kept (see `draftTokens`). */
   drafts: { fed: number; kept: number };
   /**
+   * Rows this decode put into forward passes: the prompt's tokens not computed before it (the
+   * prefill) and every head token fed (tags, chosen tokens, drafts).
+   */
+  fedTokens: number;
+  /**
    * Where the forward passes' time went: waiting in a batching runtime for a pass (0 without
    * one), inside passes, and how many steps shared their pass with other callers' steps.
    */
