@@ -70,8 +70,10 @@ describe.skipIf(!hasChromium)("Pong and Flappy in chromium with rt-tiny in the p
     expect(inPage.timings?.graphFromCache).toBe(true);
     await browser.waitForState('s.scene === "flappy"', 120_000);
     const heard: string[] = [];
-    // a flap is refused while the bird lies crashed (the round restarts 1.5 s later): ask again
-    for (const order of ["tap", "flap!", "jump", "tap the screen", "tap"]) {
+    // a flap is refused while the bird lies crashed (the round restarts 1.5 s later): wait for a
+    // live round before each order, and ask again if the bird crashed before the call arrived
+    for (const order of ["tap", "flap!", "jump", "tap the screen", "tap", "flap", "tap"]) {
+      await browser.waitForState("s.game && s.game.over === false", 30_000);
       const before = (await browser.state()).lastCommand?.at ?? -1;
       await browser.page.fill('[data-testid="command"]', order);
       await browser.page.press('[data-testid="command"]', "Enter");

@@ -19,10 +19,11 @@ export {
   AnswerCache,
   type AnswerCacheStats,
   type AnswerKeyParts,
-  type CachedAnswer,
 } from "./caller/answer-cache";
 export { CallerInputError, PromptTooLongError } from "./caller/errors";
 export type {
+  AnswerStore,
+  CachedAnswer,
   CallerModel,
   CallHeads,
   CallRequest,

@@ -4,16 +4,10 @@
  * repeats (a game agent whose world did not change since its last call, e.g. a ship whose move
  * the wall refused) needs no forward pass at all. LRU by entries.
  */
-import type { HeadOutcome } from "../decode/multi-head";
 import type { ToolSpec } from "../prompt/tools";
-import type { CallResult } from "./types";
+import type { AnswerStore, CachedAnswer } from "./types";
 
-/** A decoded call as the cache keeps it: the heads in the order they were reported, and the mapped call. */
-export interface CachedAnswer {
-  /** Heads in the order the decode reported them (a stream replays them so). */
-  heads: readonly HeadOutcome[];
-  result: Omit<CallResult, "timings">;
-}
+export type { CachedAnswer };
 
 /** What decides a greedy call's answer besides the model: its prompt and how its heads are decoded. */
 export interface AnswerKeyParts {
@@ -41,7 +35,7 @@ export interface AnswerCacheStats {
  * const lanes = [0, 1].map(() => new RealtimeCaller(model, { sequences, answerCache: answers }));
  * ```
  */
-export class AnswerCache {
+export class AnswerCache implements AnswerStore {
   private readonly entries = new Map<string, CachedAnswer>();
   private hits = 0;
   private misses = 0;

@@ -25,6 +25,7 @@ import { EventChannel } from "./event-channel";
 import { SerialQueue } from "./serial-queue";
 import { cacheSystemTurn } from "./system-turn";
 import type {
+  AnswerStore,
   CallerModel,
   CallHeads,
   CallRequest,
@@ -34,6 +35,8 @@ import type {
 } from "./types";
 
 export type {
+  AnswerStore,
+  CachedAnswer,
   CallerModel,
   CallHeads,
   CallRequest,
@@ -102,7 +105,7 @@ export class RealtimeCaller {
   /** Token ids of recent system turns (tokenizing a long turn per call would cost more than its lookup). */
   private readonly systemIds = new Map<string, readonly number[]>();
   /** Greedy calls' answers by prompt and settings (shared by a server's lanes), or null. */
-  private readonly answers: AnswerCache | null;
+  private readonly answers: AnswerStore | null;
 
   constructor(
     readonly model: CallerModel,

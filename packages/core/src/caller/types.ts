@@ -3,12 +3,12 @@
 import type { PrefixCache } from "../batch/prefix-cache";
 import type { SequenceBatch } from "../batch/sequence-batch";
 import type { CallIssue } from "../calls/map-heads";
+import type { HeadOutcome } from "../decode/multi-head";
 import type { TokenVocab } from "../decode/token-vocab";
 import type { HeadName } from "../prompt/heads";
 import type { PromptFormat } from "../prompt/request";
 import type { ToolInput, ToolSpec } from "../prompt/tools";
 import type { DecoderRuntime } from "../runtime/types";
-import type { AnswerCache } from "./answer-cache";
 
 /** What the caller needs of a model: `loadModel` and `createModelFromWeights` models with a tokenizer. */
 export interface CallerModel {
@@ -51,7 +51,7 @@ export interface RealtimeCallerOptions {
    * temperature 0 decoding it again gives the same heads). Share one between callers of the same
    * model only. Default: none.
    */
-  answerCache?: AnswerCache | null;
+  answerCache?: AnswerStore | null;
   /** Hold heads to the tools' schemas (default true). */
   constrained?: boolean;
   /** Emit tokens a constraint forces without forward passes (default true). */
@@ -159,3 +159,21 @@ export interface CallResult {
 
 /** Events of `RealtimeCaller.stream`: each head as it finishes, then the call. */
 export type CallStreamEvent = { head: HeadName; text: string | null; done: true } | { call: CallResult };
+
+/** A decoded call as an {@link AnswerStore} keeps it: the heads in the order they were reported, and the mapped call. */
+export interface CachedAnswer {
+  /** Heads in the order the decode reported them (a stream replays them so). */
+  heads: readonly HeadOutcome[];
+  result: Omit<CallResult, "timings">;
+}
+
+/**
+ * Where a caller keeps greedy answers by key (`AnswerCache`, an LRU, is the one core has); the
+ * option names this interface so that the cache's module may import these types, not the reverse.
+ */
+export interface AnswerStore {
+  /** The answer stored under `key` (a copy the caller may change), or undefined. */
+  get(key: string): CachedAnswer | undefined;
+  /** Stores a copy of `answer` under `key`. */
+  set(key: string, answer: CachedAnswer): void;
+}
