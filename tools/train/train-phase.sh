@@ -10,7 +10,7 @@
 #            one synthetic group in SYNTHETIC_EVERY, default 4), from the committed weights, peak lr
 #            6e-4: rt-tiny's own curve rose most on the focused subset at that rate (phases.md)
 #
-# Environment: THREADS (default 2; 1 when other work shares the cores: two OpenMP threads stall
+# Environment: REUSE_DATA=1 (train on the phase's corpus already in tools/train/out), THREADS (default 2; 1 when other work shares the cores: two OpenMP threads stall
 # whenever one core is busy; the run rereads $run/threads every 20 steps, so `echo 2 > $run/threads`
 # moves it to both cores when the other work ends), LR (peak learning rate, overrides the phase default).
 #
@@ -33,7 +33,12 @@ if [ "$phase" = 1 ]; then
 else
   [ -f "$ckpt/model.safetensors" ] || { echo "train-phase: $ckpt has no weights; run phase 1 first" >&2; exit 1; }
   data="$out/t$phase"
-  [ -f "$data/train.jsonl" ] || bun tools/train/build-data.ts --train-seed "$phase" --out "$data"
+  # REUSE_DATA=1 keeps a corpus built earlier (e.g. a phase restarted); by default it is rebuilt, so
+  # a changed generator never trains on a stale corpus
+  if [ "${REUSE_DATA:-0}" != 1 ] || [ ! -f "$data/train.jsonl" ]; then
+    bun tools/train/build-data.ts --train-seed "$phase" --out "$data"
+    rm -rf "$data/focus"
+  fi
   lr=5e-4
   if [ "$phase" -ge 3 ]; then
     [ -f "$data/focus/train.jsonl" ] || "$py" tools/train/focus_data.py --data "$data" --dest "$data/focus" --synthetic-every "${SYNTHETIC_EVERY:-4}"
