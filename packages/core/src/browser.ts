@@ -16,7 +16,7 @@
 
 export { type CallerLanesOptions, createCallerLanes } from "./batch/caller-lanes";
 export type { PrefixCacheStats } from "./batch/prefix-cache";
-export { PrefixCache } from "./batch/prefix-cache";
+export { DEFAULT_PREFIX_CACHE_BYTES, PrefixCache } from "./batch/prefix-cache";
 export * from "./batch/public";
 export { webGraphCacheKey } from "./browser/graph-store";
 export {

@@ -10,7 +10,7 @@ export { type KvAnchor, KvLineage, layoutSharedPast, type SharedPastLayout } fro
 export { type KvLayout, mergeSteps } from "./batch/merge-steps";
 export { PassCostModel, type PassCostOptions, weightCount } from "./batch/pass-cost";
 export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./batch/prefix-cache";
-export { PrefixCache } from "./batch/prefix-cache";
+export { DEFAULT_PREFIX_CACHE_BYTES, PrefixCache } from "./batch/prefix-cache";
 export * from "./batch/public";
 export { copyPositions, type KvRun, type KvSource, SplitKv } from "./batch/split-kv";
 export type { MaskRow } from "./batch/tree-mask";

@@ -7,6 +7,7 @@
 import {
   AnswerCache,
   type CallerModel,
+  DEFAULT_PREFIX_CACHE_BYTES,
   type LoadProgress,
   loadModel,
   loadModelInWorker,
@@ -119,7 +120,7 @@ export function serveModel(model: ModelToServe, options: LoadCallersOptions = {}
   // calls continuing from the same cached prefix share it in merged passes, and v1 and v2 share
   // one memory budget instead of holding one each.
   const sequences = new SequenceBatch(model.runtime, {
-    prefixCacheBytes: options.prefixCacheBytes ?? 256 * 1024 * 1024,
+    prefixCacheBytes: options.prefixCacheBytes ?? DEFAULT_PREFIX_CACHE_BYTES,
     merge: {
       onPass: options.onPass,
       policy: options.mergePolicy,

@@ -7,6 +7,7 @@
 import { RealtimeCaller } from "../caller/realtime-caller";
 import type { CallerModel, RealtimeCallerOptions } from "../caller/types";
 import type { MergePolicy } from "./batched-runtime";
+import { DEFAULT_PREFIX_CACHE_BYTES } from "./prefix-cache";
 import { SequenceBatch, type SequenceMergeOptions } from "./sequence-batch";
 
 /** Options of {@link createCallerLanes}: each lane's caller options, and when steps merge. */
@@ -33,7 +34,7 @@ export function createCallerLanes(
   if (!Number.isInteger(lanes) || lanes < 1)
     throw new RangeError(`lanes must be an integer >= 1, got ${lanes}`);
   const { mergePolicy, ...callerOptions } = options;
-  const cacheBytes = callerOptions.prefixCacheBytes ?? 256 * 1024 * 1024;
+  const cacheBytes = callerOptions.prefixCacheBytes ?? DEFAULT_PREFIX_CACHE_BYTES;
   // one sequence table for all lanes, as the server's pool has: their prompts and heads are
   // sequences of one merging SequenceBatch, so passes, the prefix cache and eviction are shared
   const sequences = new SequenceBatch(model.runtime, {

@@ -70,6 +70,12 @@ function commonLength(edge: number[], ids: ArrayLike<number>, from: number): num
 }
 
 /**
+ * The prefix-cache budget a caller, a set of caller lanes or a server gets unless told otherwise:
+ * room for the system turns and tools of many agents at the tiny and 0.5B shapes.
+ */
+export const DEFAULT_PREFIX_CACHE_BYTES = 256 * 1024 * 1024;
+
+/**
  * Radix tree over token ids whose stored sequences carry their KV, with LRU eviction bounded in
  * bytes. A lookup ending inside a stored sequence slices that sequence's KV (one copy of the
  * matched length); a lookup ending exactly on one returns it without copying.

@@ -5,7 +5,7 @@
  * tool's schema.
  */
 
-import { PrefixCache, type PrefixCacheStats } from "../batch/prefix-cache";
+import { DEFAULT_PREFIX_CACHE_BYTES, PrefixCache, type PrefixCacheStats } from "../batch/prefix-cache";
 import { SequenceBatch } from "../batch/sequence-batch";
 import { headValueText } from "../calls/head-value";
 import { mapHeadsToCall } from "../calls/map-heads";
@@ -46,7 +46,6 @@ export type {
   RealtimeCallerOptions,
 } from "./types";
 
-const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 const DEFAULT_MAX_TOKENS = 32;
 
 function stopsOf(head: HeadName) {
@@ -120,7 +119,7 @@ export class RealtimeCaller {
         `the tokenizer has ${model.tokenizer.size} tokens, more than the model's vocabulary of ${model.runtime.config.vocabSize}`,
       );
     }
-    const cacheBytes = options.prefixCacheBytes ?? DEFAULT_CACHE_BYTES;
+    const cacheBytes = options.prefixCacheBytes ?? DEFAULT_PREFIX_CACHE_BYTES;
     if (!(cacheBytes >= 0)) throw new CallerInputError("prefixCacheBytes", `must be >= 0, got ${cacheBytes}`);
     this.format = options.format;
     this.constrained = options.constrained ?? true;
