@@ -62,6 +62,28 @@ class PackingTest(unittest.TestCase):
                     row += 1
         self.assertEqual(row, seq.num_targets)
 
+    def test_rest_targets_equal_unpacked_next_token_logits(self):
+        # the auxiliary user-turn loss (--rest-loss) reads the logits of prefix + rest alone
+        torch.set_num_threads(1)
+        model = tiny_model(5)
+        group = make_group(random.Random(6), items_per_group=4, lang="en", fmt="v2")
+        seq = pack(group["prefix"], group["items"], rest_targets=True)
+        with torch.no_grad():
+            packed = model.logits(packed_hidden(model, seq, seq.aux_index))
+        row = 0
+        for item in group["items"]:
+            with torch.no_grad():
+                hidden, _ = model.causal(torch.tensor(group["prefix"] + item["rest"]))
+                logits = model.logits(hidden)
+            base = len(group["prefix"])
+            for j in range(1, len(item["rest"])):
+                torch.testing.assert_close(packed[row], logits[base + j - 1], atol=1e-4, rtol=1e-4)
+                self.assertEqual(int(seq.aux_labels[row]), item["rest"][j])
+                row += 1
+        self.assertEqual(row, int(seq.aux_labels.shape[0]))
+        # without the flag, the head targets alone, as before
+        self.assertIsNone(pack(group["prefix"], group["items"]).aux_index)
+
     def test_chunks_respect_budget_and_keep_every_item(self):
         group = make_group(random.Random(2), items_per_group=30, lang="en", fmt="v1")
         chunks = chunk_items(group["items"], max_block_tokens=200)

@@ -9,10 +9,14 @@
 #   phase N >= 3: a fresh corpus (train seed N), its scenario-focused subset (every scenario group,
 #            one synthetic group in SYNTHETIC_EVERY, default 4), from the committed weights, peak lr
 #            6e-4: rt-tiny's own curve rose most on the focused subset at that rate (phases.md)
+#   phase N >= 4: as N >= 3, plus an auxiliary next-token loss on the user turn (REST_LOSS, default
+#            0.25 per token): three phases of head-only loss did not teach the heads to copy (copy set
+#            2-3%), and predicting a name in the command from the roster is that skill, on ~7x more
+#            loss-bearing tokens per forward
 #
 # Environment: REUSE_DATA=1 (train on the phase's corpus already in tools/train/out), THREADS (default 2; 1 when other work shares the cores: two OpenMP threads stall
 # whenever one core is busy; the run rereads $run/threads every 20 steps, so `echo 2 > $run/threads`
-# moves it to both cores when the other work ends), LR (peak learning rate, overrides the phase default).
+# moves it to both cores when the other work ends), LR (peak learning rate, overrides the phase default), REST_LOSS (weight of the user-turn loss).
 #
 # MINUTES (default 95) is the phase's time budget: warmup, then a cosine decay over it. The phase
 # table lives in tools/train/phases-rt-tiny-2.md and goes into the model card. Shipping a phase as
@@ -46,6 +50,7 @@ else
     lr=6e-4
   fi
   init=(--init "$ckpt" --lr "${LR:-$lr}" --warmup 30)
+  if [ "$phase" -ge 4 ]; then init+=(--rest-loss "${REST_LOSS:-0.25}"); fi
 fi
 mkdir -p "$run"
 echo "${THREADS:-2}" > "$run/threads"

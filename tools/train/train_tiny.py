@@ -55,6 +55,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--block-tokens", type=int, default=1536, help="max padded item tokens N*T per sequence")
     p.add_argument("--seqs-per-step", type=int, default=1)
     p.add_argument(
+        "--rest-loss",
+        type=float,
+        default=0.0,
+        help="weight of an auxiliary next-token loss on each item's user turn (environment, history, "
+        "command), per token relative to a head token: it rewards copying a name from the roster "
+        "into the command, the skill the argument heads lack (0: heads only, as before)",
+    )
+    p.add_argument(
         "--threads-file",
         help="a file holding a thread count, read every 20 steps: lets a long phase move from one core to "
         "two when the other work sharing the machine ends (two OpenMP threads stall while a core is busy)",
@@ -209,7 +217,7 @@ def main(argv: list[str] | None = None) -> None:
     model.train()
     start = time.time()
     last_ckpt = start
-    window = {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "t0": time.time()}
+    window = {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "aux": 0.0, "aux_targets": 0, "t0": time.time()}
     last_loss = float("nan")
     end_step = step + args.bench if args.bench else args.steps
     ended_by_time = False
@@ -253,12 +261,16 @@ def main(argv: list[str] | None = None) -> None:
                 say(f"epoch {epoch}")
             g, chunk = sequences[cursor]
             cursor += 1
-            packed.append(pack(groups[g]["prefix"], chunk).to(device))
+            packed.append(pack(groups[g]["prefix"], chunk, rest_targets=args.rest_loss > 0).to(device))
         n_targets = sum(p.num_targets for p in packed)
         for seq in packed:
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
-                loss_sum, correct = packed_loss_sum(model, seq)
-            (loss_sum / n_targets).backward()
+                loss_sum, correct, aux_sum = packed_loss_sum(model, seq)
+            objective = loss_sum if aux_sum is None else loss_sum + args.rest_loss * aux_sum
+            (objective / n_targets).backward()
+            if aux_sum is not None:
+                window["aux"] += float(aux_sum)
+                window["aux_targets"] += int(seq.aux_labels.shape[0])
             window["loss"] += float(loss_sum)
             window["correct"] += int(correct)
             window["tokens"] += seq.real_tokens
@@ -274,10 +286,11 @@ def main(argv: list[str] | None = None) -> None:
             last_loss = window["loss"] / max(1, window["targets"])
             say(
                 f"step {step}/{args.steps} loss {last_loss:.4f} acc {window['correct'] / max(1, window['targets']):.3f} "
-                f"lr {optimizer.param_groups[0]['lr']:.2e} tok/s {window['tokens'] / dt:.0f} "
+                + (f"rest-loss {window['aux'] / max(1, window['aux_targets']):.3f} " if window["aux_targets"] else "")
+                + f"lr {optimizer.param_groups[0]['lr']:.2e} tok/s {window['tokens'] / dt:.0f} "
                 f"targets/s {window['targets'] / dt:.0f} elapsed {(elapsed_before + time.time() - start) / 60:.1f}m"
             )
-            window = {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "t0": time.time()}
+            window = {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "aux": 0.0, "aux_targets": 0, "t0": time.time()}
         if args.eval_every and heldout and step % args.eval_every == 0:
             say(quick_eval(model, heldout, special, args.eval_items))
         if not args.bench and (time.time() - last_ckpt > args.ckpt_minutes * 60 or step == end_step):

@@ -6,7 +6,8 @@
 #
 #   bash tools/train/gpu/train.sh SHARDS DEST
 #   env: MINUTES (default 7), INIT (a model directory to start from), DEVICE (default cuda),
-#        LR (default 1e-3 from random weights, 4e-4 with INIT), SMOKE=1 (cpu, 3 steps, no time budget)
+#        LR (default 1e-3 from random weights, 4e-4 with INIT), REST_LOSS (weight of the user-turn
+#        loss, default 0.25 as in CPU phases >= 4; 0 for heads only), SMOKE=1 (cpu, 3 steps, no time budget)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 shards="${1:?usage: train.sh SHARDS DEST}"
@@ -25,7 +26,7 @@ gunzip -c "$shards/heldout.jsonl.gz" > "$work/data/heldout.jsonl"
 cp "$shards/tokenizer.json" "$shards/tokenizer_config.json" "$work/data/"
 say "data: $(wc -l < "$work/data/train.jsonl") groups"
 
-args=(--data "$work/data" --out "$work/run" --eval-every 0 --seed 31)
+args=(--data "$work/data" --out "$work/run" --eval-every 0 --seed 31 --rest-loss "${REST_LOSS:-0.25}")
 if [ -n "${INIT:-}" ]; then args+=(--init "$INIT" --lr "${LR:-4e-4}" --warmup 30); else args+=(--lr "${LR:-1e-3}" --warmup 200); fi
 if [ "${SMOKE:-0}" = 1 ]; then
   args+=(--device cpu --steps 3 --minutes 0 --threads 2)

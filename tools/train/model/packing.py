@@ -6,6 +6,9 @@ item's rest and itself (causal), never other items or other heads. Positions: ev
 starts at len(prefix), every head of an item at len(prefix) + len(rest), as in inference where each
 head branch starts at position n. Loss: head tokens from `target_from` on, each predicted from the
 token before it in the same branch (so the first value token is predicted from the tag).
+Optionally (`rest_targets`), an auxiliary next-token loss on each item's `rest` (the user turn:
+environment, history, command): predicting a name in the command from the roster it was taken
+from is the copying the heads need, and it is many more loss-bearing tokens per forward.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ class PackedSequence:
     target_index: torch.Tensor  # [M] flat index into N*T: the token whose hidden predicts the label
     labels: torch.Tensor  # [M]
     real_tokens: int  # prefix + unpadded item tokens (what the model really had to read)
+    aux_index: torch.Tensor | None = None  # [A] flat index into N*T: rest tokens predicting the next rest token
+    aux_labels: torch.Tensor | None = None  # [A]
 
     def to(self, device: torch.device | str) -> "PackedSequence":
         """The same sequence with every tensor on `device` (the GPU path of train_tiny.py)."""
@@ -84,8 +89,9 @@ def chunk_items(items: list[dict], max_block_tokens: int) -> list[list[dict]]:
     return chunks
 
 
-def pack(prefix: list[int], items: list[dict]) -> PackedSequence:
-    """Lays out prefix + items as blocks with their masks, positions and loss targets."""
+def pack(prefix: list[int], items: list[dict], rest_targets: bool = False) -> PackedSequence:
+    """Lays out prefix + items as blocks with their masks, positions and loss targets
+    (`rest_targets`: also the auxiliary next-token targets inside each item's rest)."""
     p = len(prefix)
     n = len(items)
     t_max = max(item_length(it) for it in items)
@@ -94,6 +100,8 @@ def pack(prefix: list[int], items: list[dict]) -> PackedSequence:
     branch = torch.full((n, t_max), -1, dtype=torch.long)  # -1 pad, 0 rest, h+1 head h
     target_index: list[int] = []
     labels: list[int] = []
+    aux_index: list[int] = []
+    aux_labels: list[int] = []
     real = p
     for i, item in enumerate(items):
         rest = item["rest"]
@@ -101,6 +109,9 @@ def pack(prefix: list[int], items: list[dict]) -> PackedSequence:
         ids[i, :r] = torch.tensor(rest)
         pos[i, :r] = torch.arange(p, p + r)
         branch[i, :r] = 0
+        if rest_targets:
+            aux_index += [i * t_max + j - 1 for j in range(1, r)]
+            aux_labels += rest[1:]
         cursor = r
         for h, (head, start) in enumerate(zip(item["heads"], item["target_from"])):
             length = len(head)
@@ -127,26 +138,37 @@ def pack(prefix: list[int], items: list[dict]) -> PackedSequence:
         target_index=torch.tensor(target_index, dtype=torch.long),
         labels=torch.tensor(labels, dtype=torch.long),
         real_tokens=real,
+        aux_index=torch.tensor(aux_index, dtype=torch.long) if rest_targets else None,
+        aux_labels=torch.tensor(aux_labels, dtype=torch.long) if rest_targets else None,
     )
 
 
-def packed_hidden(model, seq: PackedSequence) -> torch.Tensor:
-    """Hidden states at the loss positions, [M, D]: prefix pass, then all items behind it."""
+def packed_hidden(model, seq: PackedSequence, index: torch.Tensor | None = None) -> torch.Tensor:
+    """Hidden states at the loss positions (`index`, default the head targets), [M, D]: prefix
+    pass, then all items behind it."""
     _, prefix_kv = model.causal(seq.prefix_ids)
     hidden, _ = model.blocks(
         seq.item_ids, seq.item_positions, seq.item_mask, context=prefix_kv, valid=seq.item_valid
     )
     # hidden holds the real tokens only, in order: map grid indices to their rank among them
     rank = seq.item_valid.reshape(-1).long().cumsum(0) - 1
-    return hidden.index_select(0, rank.index_select(0, seq.target_index))
+    if index is None:
+        return hidden.index_select(0, rank.index_select(0, seq.target_index))
+    return hidden.index_select(0, rank.index_select(0, index))
 
 
-def packed_loss_sum(model, seq: PackedSequence) -> tuple[torch.Tensor, torch.Tensor]:
-    """Summed cross-entropy over the sequence's head targets, and the number of correct argmaxes."""
-    hidden = packed_hidden(model, seq)
+def packed_loss_sum(model, seq: PackedSequence) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
+    """Summed cross-entropy over the sequence's head targets, the number of correct argmaxes, and
+    the summed auxiliary loss over the rest targets (None when the sequence has none)."""
+    aux = seq.aux_index is not None and seq.aux_index.numel() > 0
+    index = torch.cat([seq.target_index, seq.aux_index]) if aux else None
+    hidden = packed_hidden(model, seq, index)
     # the tied head in float32 even under bf16 autocast: it is cheap (targets only) and sets the loss
     with torch.autocast(hidden.device.type, enabled=False):
         logits = model.logits(hidden.float())
-    loss = torch.nn.functional.cross_entropy(logits, seq.labels, reduction="sum")
-    correct = (logits.argmax(-1) == seq.labels).sum()
-    return loss, correct
+    m = seq.labels.shape[0]
+    head_logits = logits[:m]
+    loss = torch.nn.functional.cross_entropy(head_logits, seq.labels, reduction="sum")
+    correct = (head_logits.argmax(-1) == seq.labels).sum()
+    aux_loss = torch.nn.functional.cross_entropy(logits[m:], seq.aux_labels, reduction="sum") if aux else None
+    return loss, correct, aux_loss
