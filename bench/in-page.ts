@@ -7,6 +7,11 @@
  * worker's WASM threads (default the engine's: min(4, cores)), `--lanes N` how many calls it
  * decodes at once in merged passes (default the engine's: 4). Writes bench/results/in-page.json
  * (`--out FILE` elsewhere). A benchmark, not a test: no thresholds.
+ *
+ * A ship's rate is counted over the time it is flying: a destroyed ship's agent rests until the
+ * next round (the arena stops it), so its rate at the end of play, or calls over the whole play,
+ * measure the player pilot's aim rather than the engine. The page is sampled every 250 ms; an
+ * interval counts for a ship when it was alive at both ends.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -45,8 +50,35 @@ try {
   const cached = await loadTimings();
   // the first calls size the session's buffers and cache the system turns
   await page.waitForFunction(() => window.rtoolArena.state().calls.length >= 4, null, { timeout: 120_000 });
-  await page.waitForTimeout(SECONDS * 1000);
-  const end = await browser.state();
+  const flying = new Map<string, { seconds: number; calls: number }>();
+  let previous = await browser.state();
+  let previousAt = performance.now();
+  const aliveIn = (state: typeof previous) =>
+    new Set(
+      ((state.game?.ships as { ships?: { id: string; alive: boolean }[] } | undefined)?.ships ?? [])
+        .filter((ship) => ship.alive)
+        .map((ship) => ship.id),
+    );
+  const playEnds = previousAt + SECONDS * 1000;
+  while (performance.now() < playEnds) {
+    await page.waitForTimeout(250);
+    const now = await browser.state();
+    const at = performance.now();
+    const before = aliveIn(previous);
+    const after = aliveIn(now);
+    for (const [name, agent] of Object.entries(now.agents)) {
+      if (!name.startsWith("enemy-") || !before.has(name) || !after.has(name)) continue;
+      const row = flying.get(name) ?? { seconds: 0, calls: 0 };
+      row.seconds += (at - previousAt) / 1000;
+      // every reply the game ran counts, accepted or refused by the tool's schema
+      const was = previous.agents[name];
+      row.calls += agent.calls + agent.rejected - ((was?.calls ?? 0) + (was?.rejected ?? 0));
+      flying.set(name, row);
+    }
+    previous = now;
+    previousAt = at;
+  }
+  const end = previous;
   // the HUD's recent calls: the last seconds of play
   const shipMs = end.calls
     .filter((call) => call.agent.startsWith("enemy-"))
@@ -71,7 +103,16 @@ try {
     agents: Object.fromEntries(
       Object.entries(end.agents).map(([name, agent]) => [
         name,
-        { achieved_hz: Number(agent.achievedHz.toFixed(2)), calls: agent.calls, rejected: agent.rejected },
+        {
+          // calls a second while the ship flew (null: the squad, or a ship never seen alive)
+          hz_while_flying: flying.has(name)
+            ? Number((flying.get(name)!.calls / Math.max(1e-9, flying.get(name)!.seconds)).toFixed(2))
+            : null,
+          flying_s: flying.has(name) ? Number(flying.get(name)!.seconds.toFixed(1)) : null,
+          achieved_hz_at_end: Number(agent.achievedHz.toFixed(2)),
+          calls: agent.calls,
+          rejected: agent.rejected,
+        },
       ]),
     ),
     ship_latency_ms: {
