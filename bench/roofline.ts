@@ -20,7 +20,11 @@
  *
  * Flags: --quick (rt-tiny only, short timings)  --with-1.5b  --shapes a,b  --dtypes a,b
  *   --heads 1,3,8  --past N (default 128)  --threads N  --bandwidth GB/s  --peak GFLOP/s
- *   --bf16  --no-ops  --write-levels  --out FILE  --help
+ *   --bf16  --no-ops  --write-levels  --spinning  --out FILE  --help
+ *
+ * `--spinning` measures every row twice, side by side: thread pools that sleep between ops (the
+ * default, `spinning: false`) and that spin (`spinning: true`); a step is hundreds of small ops,
+ * and waking a sleeping pool thread for each one costs time an idle machine need not pay.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -61,6 +65,7 @@ const HELP = `bun run bench:roofline [-- flags]
   --bandwidth GB/s   roofline bandwidth (default 33)
   --peak GFLOP/s     roofline compute peak (default 200)
   --write-levels     write packages/core/src/quant/accuracy-levels.json from this run
+  --spinning         also measure each row with spinning thread pools (rows "<dtype>+spin")
   --out FILE         default bench/results/roofline.json`;
 
 if (process.argv.includes("--help")) {
@@ -148,6 +153,8 @@ interface HeadsResult {
 interface Row {
   shape: string;
   dtype: string;
+  /** ONNX Runtime's pool threads spin between ops (`--spinning` rows). */
+  spinning: boolean;
   quant: Dtype["quant"];
   accuracy_level: MatMulNBitsAccuracyLevel | null;
   classifier_accuracy_level: MatMulNBitsAccuracyLevel | null;
@@ -161,6 +168,7 @@ async function measure(
   shape: string,
   dtype: Dtype,
   probe: { bandwidthGBs: number; peakGflops: number },
+  spinning = false,
 ): Promise<Row> {
   const c = SHAPES[shape];
   const quantized = dtype.quant !== "fp32";
@@ -168,7 +176,8 @@ async function measure(
   const { perStep, held } = stepWeightBytes(c, linear, quantized ? CLASSIFIER : null);
   const row: Row = {
     shape,
-    dtype: dtype.name,
+    dtype: spinning ? `${dtype.name}+spin` : dtype.name,
+    spinning,
     quant: dtype.quant,
     accuracy_level: quantized ? dtype.level : null,
     classifier_accuracy_level: quantized ? classifierLevel(dtype) : null,
@@ -194,6 +203,7 @@ async function measure(
   const t0 = performance.now();
   const rt = await runtimeForGraph(c, buildQwenGraph(c, randomQwenWeights(c, 1), options), {
     threads: THREADS,
+    spinning,
   });
   row.load_s = (performance.now() - t0) / 1000;
   const big = perStep > 1e9;
@@ -322,8 +332,10 @@ const geomean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 
 function measuredLevels(rows: Row[], machine: Record<string, unknown>): AccuracyLevelTable {
   const table = JSON.parse(readFileSync(LEVELS_FILE, "utf8")) as AccuracyLevelTable;
   const stepsOf = (shape: string, quant: string, level: number) =>
-    rows.find((r) => r.shape === shape && r.quant === quant && r.accuracy_level === level && !r.skipped)
-      ?.steps;
+    rows.find(
+      (r) =>
+        r.shape === shape && r.quant === quant && r.accuracy_level === level && !r.skipped && !r.spinning,
+    )?.steps;
   for (const shape of shapeNames) {
     const c = SHAPES[shape];
     let entry = table.shapes.find(
@@ -382,12 +394,14 @@ async function main() {
   const rows: Row[] = [];
   for (const shape of shapeNames) {
     for (const dtype of dtypes) {
-      const row = await measure(shape, dtype, probe);
-      rows.push(row);
-      console.log(
-        `${shape} ${dtype.name}: ${row.skipped ? `skipped (${row.skipped})` : row.steps.map((s) => `${s.heads}h ${fmt(s.median_ms)} ms x${fmt(s.roofline_ratio)}`).join(", ")}`,
-      );
-      Bun.gc(true); // give the previous model's memory back before building the next one
+      for (const spinning of has("spinning") ? [false, true] : [false]) {
+        const row = await measure(shape, dtype, probe, spinning);
+        rows.push(row);
+        console.log(
+          `${shape} ${row.dtype}: ${row.skipped ? `skipped (${row.skipped})` : row.steps.map((s) => `${s.heads}h ${fmt(s.median_ms)} ms x${fmt(s.roofline_ratio)}`).join(", ")}`,
+        );
+        Bun.gc(true); // give the previous model's memory back before building the next one
+      }
     }
   }
   const ops: OpRow[] = [];
