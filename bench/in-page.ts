@@ -5,7 +5,9 @@
  * (files and the built graph from the Cache API), then plays `--seconds N` (default 10) of the
  * arena and reads each agent's achieved rate and the ships' call latency. `--threads N` sets the
  * worker's WASM threads (default the engine's: min(4, cores)), `--lanes N` how many calls it
- * decodes at once in merged passes (default the engine's: 4). Writes bench/results/in-page.json
+ * decodes at once in merged passes (default the engine's: 4), `--answers N` how many answers of
+ * repeated prompts it keeps (default the engine's: 256; 0: every call decodes, the baseline).
+ * Writes bench/results/in-page.json
  * (`--out FILE` elsewhere). A benchmark, not a test: no thresholds.
  *
  * A ship's rate is counted over the time it is flying: a destroyed ship's agent rests until the
@@ -31,10 +33,11 @@ if (!hasChromium) throw new Error("bench:in-page needs chromium at /usr/bin/chro
 const SECONDS = Number(argValue("--seconds") ?? 10);
 const THREADS = argValue("--threads");
 const LANES = argValue("--lanes");
+const ANSWERS = argValue("--answers");
 const OUT = argValue("--out") ?? join(import.meta.dir, "results", "in-page.json");
 const loadBefore = loadavg()[0]!;
 const app = await startArenaApp({ port: 0 });
-const query = `engine=in-page${THREADS ? `&threads=${THREADS}` : ""}${LANES ? `&lanes=${LANES}` : ""}`;
+const query = `engine=in-page${THREADS ? `&threads=${THREADS}` : ""}${LANES ? `&lanes=${LANES}` : ""}${ANSWERS !== undefined ? `&answers=${ANSWERS}` : ""}`;
 const browser = await openArena(`${app.url}?${query}`);
 const { page } = browser;
 
@@ -90,6 +93,8 @@ try {
     page_query: query,
     // calls the worker decodes at once, their forward passes merged
     lanes: LANES ? Number(LANES) : "default (4)",
+    // answers of repeated prompts the worker keeps (a ship whose view did not change)
+    answer_cache: ANSWERS !== undefined ? Number(ANSWERS) : "default (256)",
     cross_origin_isolated: cached.crossOriginIsolated,
     wasm_threads: cached.threads,
     // onnxruntime-web's thread pool workers seen in the page (numThreads - 1 when threads run)

@@ -26,6 +26,7 @@ export {
   type WebModelOptions,
 } from "./browser/load-web-model";
 export { fetchModelFile, ModelFetchError, type ModelFileOptions } from "./browser/model-files";
+export { AnswerCache, type AnswerCacheStats } from "./caller/answer-cache";
 export { CallerInputError, PromptTooLongError } from "./caller/errors";
 export {
   type CallerModel,

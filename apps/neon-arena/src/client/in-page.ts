@@ -2,7 +2,8 @@
  * `?engine=in-page`: rt-tiny runs in a Web Worker of this page (served by the app as files),
  * with no rtool-server. `?threads=N` sets the worker's WASM threads (default: the engine's,
  * `min(4, hardwareConcurrency)` on this cross-origin isolated page); `?lanes=N` how many calls
- * the worker decodes at once in merged passes (default the engine's, 4). The load is reported on
+ * the worker decodes at once in merged passes (default the engine's, 4); `?answers=N` how many
+ * answers of repeated prompts it keeps (default the engine's, 256; 0: every call decodes). The load is reported on
  * `window.rtoolArena.inPage` for the tests and the benchmark.
  */
 import {
@@ -37,6 +38,7 @@ export function startInPage(params: URLSearchParams): { engine: InPageEngine; st
     wasmPaths: new URL("/ort/", location.href).href,
     numThreads: count("threads"),
     lanes: count("lanes"),
+    answerCache: params.has("answers") ? Math.max(0, Number(params.get("answers")) || 0) : undefined,
   });
   engine.ready.then(
     (timings) => {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { AgentClient } from "../client";
 import { RequestRejectedError, ServerUnavailableError } from "../transport";
 import { inPageEngine, type WorkerLike } from "./in-page-engine";
-import type { CoreCallRequest, CoreCallResult, InPageCore } from "./protocol";
+import type { CoreCallerOptions, CoreCallRequest, CoreCallResult, InPageCore } from "./protocol";
 import { serveInPageWorker, type WorkerScope } from "./worker-host";
 
 const moveTool = {
@@ -21,8 +21,13 @@ const moveTool = {
 const tools = [{ type: "function" as const, function: moveTool }];
 
 /** A core whose caller answers `move(direction)` from the query's last word, after `delayMs`. */
-function scriptedCore(options: { delayMs?: number; loadError?: string; withLanes?: boolean } = {}) {
+function scriptedCore(
+  options: { delayMs?: number; loadError?: string; withLanes?: boolean; withAnswerCache?: boolean } = {},
+) {
   const decoded: string[] = [];
+  /** The options each caller was made with, and the answer caches made. */
+  const callerOptions: CoreCallerOptions[] = [];
+  const answerCaches: { entries: number }[] = [];
   const formats: string[] = [];
   let callers = 0;
   /** Calls decoding now, and the most at once. */
@@ -67,20 +72,31 @@ function scriptedCore(options: { delayMs?: number; loadError?: string; withLanes
         wasm: { requested: 4, numThreads: 4, crossOriginIsolated: true, note: null },
       };
     },
-    async createRealtimeCaller() {
+    async createRealtimeCaller(_model: never, made: CoreCallerOptions) {
       callers++;
+      callerOptions.push(made);
       return caller();
     },
     ...(options.withLanes
       ? {
-          createCallerLanes: (_model: never, lanes: number) => {
+          createCallerLanes: (_model: never, lanes: number, made: CoreCallerOptions) => {
             callers += lanes;
+            for (let i = 0; i < lanes; i++) callerOptions.push(made);
             return Array.from({ length: lanes }, caller);
           },
         }
       : {}),
+    ...(options.withAnswerCache
+      ? {
+          AnswerCache: class {
+            constructor(readonly entries: number) {
+              answerCaches.push(this);
+            }
+          },
+        }
+      : {}),
   };
-  return { core, decoded, formats, concurrency, callers: () => callers };
+  return { core, decoded, formats, concurrency, callers: () => callers, callerOptions, answerCaches };
 }
 
 const channels: MessageChannel[] = [];
@@ -92,7 +108,7 @@ afterEach(() => {
 });
 
 /** The engine and a worker host on the two ends of one channel. */
-function connect(core: InPageCore, stream = true, lanes?: number) {
+function connect(core: InPageCore, stream = true, lanes?: number, answerCache?: number) {
   const channel = new MessageChannel();
   channels.push(channel);
   serveInPageWorker(channel.port2 as unknown as WorkerScope, core);
@@ -102,6 +118,7 @@ function connect(core: InPageCore, stream = true, lanes?: number) {
     modelUrl: "/m/",
     stream,
     ...(lanes ? { lanes } : {}),
+    ...(answerCache !== undefined ? { answerCache } : {}),
   });
   channel.port1.start();
   return engine;
@@ -165,6 +182,24 @@ describe("in-page engine", () => {
     await Promise.all(["a up", "b down"].map((query) => transport.send({ format: "v2", query, tools })));
     expect(callers()).toBe(1);
     expect(concurrency.most).toBe(1);
+  });
+
+  test("the lanes share one answer cache of 256 entries; answerCache: 0 (or a core without one) makes none", async () => {
+    const shared = scriptedCore({ withLanes: true, withAnswerCache: true });
+    await connect(shared.core, false, 2).transport.send({ format: "v2", query: "go up", tools });
+    expect(shared.answerCaches.map((c) => c.entries)).toEqual([256]);
+    expect(shared.callerOptions).toHaveLength(2);
+    for (const made of shared.callerOptions) {
+      expect(made.cacheSystemTurn).toBe(true);
+      expect(made.answerCache as unknown).toBe(shared.answerCaches[0]);
+    }
+    const off = scriptedCore({ withLanes: true, withAnswerCache: true });
+    await connect(off.core, false, 2, 0).transport.send({ format: "v2", query: "go up", tools });
+    expect(off.answerCaches).toEqual([]);
+    expect(off.callerOptions.every((made) => made.answerCache === undefined)).toBe(true);
+    const older = scriptedCore();
+    await connect(older.core, false).transport.send({ format: "v2", query: "go up", tools });
+    expect(older.callerOptions[0]!.answerCache).toBeUndefined();
   });
 
   test("one caller serves both formats, each request carrying its own", async () => {

@@ -9,6 +9,7 @@
 export { type InPageEngine, type InPageEngineOptions, inPageEngine, type WorkerLike } from "./in-page-engine";
 export type {
   CoreCaller,
+  CoreCallerOptions,
   FromWorker,
   InPageCore,
   InPageLoadTimings,

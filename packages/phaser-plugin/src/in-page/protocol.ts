@@ -25,6 +25,13 @@ export interface InPageModelOptions {
    * `createCallerLanes`.
    */
   lanes?: number;
+  /**
+   * Answers of calls whose prompt repeats exactly (an agent whose world did not change since its
+   * last call) kept for the next time, as rtool-server's `--answer-cache`: greedy decoding gives
+   * the same call again, with no forward pass. Entries, LRU; default 256; 0 turns it off. Needs a
+   * core with `AnswerCache`.
+   */
+  answerCache?: number;
 }
 
 /** Model load times, in ms, as the worker measured them. */
@@ -90,7 +97,18 @@ export interface InPageCore {
     url: string,
     options: Omit<InPageModelOptions, "modelUrl">,
   ): Promise<{ model: unknown; timings: InPageLoadTimings; wasm?: InPageThreads }>;
-  createRealtimeCaller(model: never, options: { cacheSystemTurn?: boolean }): Promise<CoreCaller>;
+  createRealtimeCaller(model: never, options: CoreCallerOptions): Promise<CoreCaller>;
   /** Callers whose concurrent calls share forward passes (`@rtool/core`'s); without it, one caller. */
-  createCallerLanes?(model: never, lanes: number, options: { cacheSystemTurn?: boolean }): CoreCaller[];
+  createCallerLanes?(model: never, lanes: number, options: CoreCallerOptions): CoreCaller[];
+  /** `@rtool/core`'s answer cache (one shared by all lanes); without it, every call decodes. */
+  AnswerCache?: new (
+    entries: number,
+  ) => object;
+}
+
+/** The caller options the worker sets. */
+export interface CoreCallerOptions {
+  cacheSystemTurn?: boolean;
+  /** An `AnswerCache` of the same core (typed loosely: the plugin does not import core). */
+  answerCache?: never;
 }

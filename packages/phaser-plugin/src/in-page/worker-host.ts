@@ -23,6 +23,7 @@ export interface WorkerScope {
 
 const NULL_HEAD = "<|null|>";
 const DEFAULT_LANES = 4;
+const DEFAULT_ANSWER_CACHE = 256;
 /** Errors of a request that is itself wrong; retrying it unchanged will not help. */
 const REQUEST_ERRORS = new Set([
   "CallerInputError",
@@ -65,6 +66,7 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
   const queue: Extract<ToWorker, { type: "call" }>[] = [];
   let model: Promise<unknown> | null = null;
   let lanes = DEFAULT_LANES;
+  let answerEntries = DEFAULT_ANSWER_CACHE;
   /** Indices of the lanes not decoding a call now; null until the callers exist (or failed to). */
   let free: number[] | null = null;
   let waiting = false;
@@ -73,7 +75,10 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
     // the system turn as its own cache entry: every agent with the same tools reuses it
     callers ??= (async () => {
       const loaded = (await model) as never;
-      const options = { cacheSystemTurn: true };
+      // one answer cache for every lane: a repeated prompt is answered whichever lane asks
+      const answerCache =
+        core.AnswerCache && answerEntries > 0 ? (new core.AnswerCache(answerEntries) as never) : undefined;
+      const options = { cacheSystemTurn: true, ...(answerCache ? { answerCache } : {}) };
       if (core.createCallerLanes && lanes > 1) return core.createCallerLanes(loaded, lanes, options);
       return [await core.createRealtimeCaller(loaded, options)];
     })();
@@ -135,8 +140,9 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
   };
 
   const load = (options: InPageModelOptions) => {
-    const { modelUrl, lanes: wanted, ...rest } = options;
+    const { modelUrl, lanes: wanted, answerCache, ...rest } = options;
     if (wanted !== undefined) lanes = Math.max(1, Math.floor(wanted));
+    if (answerCache !== undefined) answerEntries = Math.max(0, Math.floor(answerCache));
     model = core.loadWebModel(modelUrl, rest).then(
       ({ model, timings, wasm }) => {
         scope.postMessage({ type: "loaded", timings, threads: wasm ?? null });
