@@ -22,6 +22,10 @@
  *   --heads 1,3,8  --past N (default 128)  --threads N  --bandwidth GB/s  --peak GFLOP/s
  *   --bf16  --no-ops  --write-levels  --spinning  --out FILE  --help
  *
+ * `--block-size N` builds the quantized rows' linear layers with N weights per scale instead of
+ * core's defaults (int8 and int4: 32), to weigh fewer scales (less work per weight in
+ * MatMulNBits) against accuracy before changing a default.
+ *
  * `--spinning` measures every row twice, side by side: thread pools that sleep between ops (the
  * default, `spinning: false`) and that spin (`spinning: true`); a step is hundreds of small ops,
  * and waking a sleeping pool thread for each one costs time an idle machine need not pay.
@@ -66,6 +70,7 @@ const HELP = `bun run bench:roofline [-- flags]
   --peak GFLOP/s     roofline compute peak (default 200)
   --write-levels     write packages/core/src/quant/accuracy-levels.json from this run
   --spinning         also measure each row with spinning thread pools (rows "<dtype>+spin")
+  --block-size N     quantized linear layers with N weights per scale (default core's: 32)
   --out FILE         default bench/results/roofline.json`;
 
 if (process.argv.includes("--help")) {
@@ -124,9 +129,17 @@ const outFile = resolve(flag("out") ?? join(root, "bench/results/roofline.json")
 const LEVELS_FILE = join(root, "packages/core/src/quant/accuracy-levels.json");
 
 /** The layouts `quant: "int8" | "int4"` builds: linear layers, and an int8 classifier in both. */
+const BLOCK_SIZE = flag("block-size") === undefined ? undefined : Number(flag("block-size"));
+if (
+  BLOCK_SIZE !== undefined &&
+  !(Number.isInteger(BLOCK_SIZE) && BLOCK_SIZE >= 16 && (BLOCK_SIZE & (BLOCK_SIZE - 1)) === 0)
+)
+  throw new Error(`--block-size must be a power of two >= 16, got ${flag("block-size")}`);
+if (BLOCK_SIZE !== undefined && process.argv.includes("--write-levels"))
+  throw new Error("--write-levels measures core's own layouts: drop --block-size");
 const LINEAR = {
-  int8: { bits: 8, blockSize: INT8_BLOCK_SIZE },
-  int4: { bits: 4, blockSize: INT4_BLOCK_SIZE },
+  int8: { bits: 8, blockSize: BLOCK_SIZE ?? INT8_BLOCK_SIZE },
+  int4: { bits: 4, blockSize: BLOCK_SIZE ?? INT4_BLOCK_SIZE },
 } as const;
 const CLASSIFIER = { bits: 8, blockSize: INT8_BLOCK_SIZE } as const;
 /**
