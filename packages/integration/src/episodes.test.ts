@@ -60,16 +60,9 @@ describe.if(embeddedModelPresent())("with the embedded rt-tiny model", () => {
     LOADED_MACHINE_MS,
   );
 
-  // A known miss pinned instead of skipped, so the run has no skips and a model that fixes it
-  // shows up as this test failing: then replace the body with `completes(armPickAndPlace)`.
   test(
-    "arm pick-and-place (known miss): rt-tiny passes step 1 and fails step 2 (grip): 'Grab it, it's a medium part' gives move_to, not grip",
-    async () => {
-      const result = await runEpisode(armPickAndPlace, served.client);
-      expect(result.completed).toBe(false);
-      expect(result.failedStep).toBe(2);
-      expect(result.steps[1]?.call ?? "").toStartWith("move_to(");
-    },
+    "arm pick-and-place: approach, grip, carry to the tray, release, home",
+    () => completes(armPickAndPlace),
     LOADED_MACHINE_MS,
   );
 
