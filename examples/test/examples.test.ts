@@ -70,11 +70,13 @@ describe("examples against a running rtool-server", () => {
       expect(steps).toHaveLength(6);
       // Each step is a call the world applied or refused with a reason, never a crash.
       for (const step of steps) expect(step).toMatch(/ -> (\w+|null)\(.*\) (ok|refused: .+)$/);
-      // The first command is one rt-tiny gets right: the tip goes to the gear.
+      // The first command: the tip goes to the gear.
       expect(steps[0]).toBe(
         'Go to the red gear slowly -> move_to({"x":300,"y":150,"z":50,"speed":"slow"}) ok',
       );
-      expect(run.stdout).toContain("Part: red gear at");
+      // rt-tiny (phase 8) carries the gear through every command to the tray
+      expect(steps.every((step) => step.endsWith(" ok"))).toBe(true);
+      expect(run.stdout).toContain("Part: red gear in the tray");
     },
     LONG,
   );
