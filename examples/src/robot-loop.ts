@@ -3,7 +3,7 @@
  * spoken command per step. Each request carries the world as it is now (environment lines) and
  * the calls it accepted so far (history); the world applies the call, or refuses it with a typed
  * reason, and its clock moves on so the move finishes before the next command.
- * The embedded rt-tiny (phase 8) carries the gear through all six commands to the tray; the loop
+ * The embedded rt-tiny carries the gear through all six commands to the tray; the loop
  * still prints what each call did rather than assuming success, as a loop over any model must.
  * Run: `bun src/robot-loop.ts` (RTOOL_URL overrides http://127.0.0.1:8899).
  */

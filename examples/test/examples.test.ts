@@ -74,7 +74,7 @@ describe("examples against a running rtool-server", () => {
       expect(steps[0]).toBe(
         'Go to the red gear slowly -> move_to({"x":300,"y":150,"z":50,"speed":"slow"}) ok',
       );
-      // rt-tiny (phase 8) carries the gear through every command to the tray
+      // rt-tiny carries the gear through every command to the tray
       expect(steps.every((step) => step.endsWith(" ok"))).toBe(true);
       expect(run.stdout).toContain("Part: red gear in the tray");
     },
