@@ -135,7 +135,7 @@ if (
   !(Number.isInteger(BLOCK_SIZE) && BLOCK_SIZE >= 16 && (BLOCK_SIZE & (BLOCK_SIZE - 1)) === 0)
 )
   throw new Error(`--block-size must be a power of two >= 16, got ${flag("block-size")}`);
-if (BLOCK_SIZE !== undefined && process.argv.includes("--write-levels"))
+if (BLOCK_SIZE !== undefined && has("write-levels"))
   throw new Error("--write-levels measures core's own layouts: drop --block-size");
 const LINEAR = {
   int8: { bits: 8, blockSize: BLOCK_SIZE ?? INT8_BLOCK_SIZE },

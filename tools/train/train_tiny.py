@@ -135,6 +135,11 @@ def follow_threads_file(path: str, say) -> None:
         say(f"threads {wanted} (from {path})")
 
 
+def fresh_window() -> dict:
+    """The running sums of one logging window (head loss and accuracy, user-turn loss, tokens)."""
+    return {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "aux": 0.0, "aux_targets": 0, "t0": time.time()}
+
+
 def make_optimizer(model: torch.nn.Module, args: argparse.Namespace) -> torch.optim.Optimizer:
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
@@ -217,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
     model.train()
     start = time.time()
     last_ckpt = start
-    window = {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "aux": 0.0, "aux_targets": 0, "t0": time.time()}
+    window = fresh_window()
     last_loss = float("nan")
     end_step = step + args.bench if args.bench else args.steps
     ended_by_time = False
@@ -290,7 +295,7 @@ def main(argv: list[str] | None = None) -> None:
                 + f"lr {optimizer.param_groups[0]['lr']:.2e} tok/s {window['tokens'] / dt:.0f} "
                 f"targets/s {window['targets'] / dt:.0f} elapsed {(elapsed_before + time.time() - start) / 60:.1f}m"
             )
-            window = {"loss": 0.0, "targets": 0, "correct": 0, "tokens": 0, "aux": 0.0, "aux_targets": 0, "t0": time.time()}
+            window = fresh_window()
         if args.eval_every and heldout and step % args.eval_every == 0:
             say(quick_eval(model, heldout, special, args.eval_items))
         if not args.bench and (time.time() - last_ckpt > args.ckpt_minutes * 60 or step == end_step):
