@@ -7,35 +7,32 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { formatCall } from "../src/client/call-log";
-import { type ArenaApp, startArenaApp } from "../src/index";
+import { startArenaApp } from "../src/index";
 import {
   type ArenaBrowser,
   hasChromium,
+  type InPageArena,
   inPageLoad,
   openArena,
+  openInPageArena,
   total,
   wasmThreadWorkers,
 } from "./browser-harness";
 
 if (!hasChromium) console.warn("SKIP in-page arena test: no chromium at /usr/bin/chromium");
 
-let app: ArenaApp;
+let arena: InPageArena;
 let browser: ArenaBrowser;
-const rtoolRequests: string[] = [];
 
 describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (no server)", () => {
   beforeAll(async () => {
-    app = await startArenaApp({ port: 0 });
-    browser = await openArena(`${app.url}?engine=in-page`);
-    browser.page.on("request", (request) => {
-      if (new URL(request.url()).pathname.startsWith("/rtool/")) rtoolRequests.push(request.url());
-    });
+    arena = await openInPageArena();
+    browser = arena.browser;
     await inPageLoad(browser.page);
   }, 400_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+    await arena?.close();
   }, 60_000);
 
   test("the model loads in the page", async () => {
@@ -97,7 +94,7 @@ describe.skipIf(!hasChromium)("Neon Arena in chromium with rt-tiny in the page (
     for (const call of end.calls.filter((c) => c.agent.startsWith("enemy-")))
       expect(["move", "fire"]).toContain(call.function!);
     expect(end.status).toBe("online");
-    expect(rtoolRequests).toEqual([]);
+    expect(arena.rtoolRequests).toEqual([]);
     expect(browser.errors).toEqual([]);
   }, 60_000);
 });

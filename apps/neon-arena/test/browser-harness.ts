@@ -15,6 +15,7 @@ import {
 } from "../../../packages/phaser-plugin/test/chromium";
 import type { ArenaSnapshot } from "../src/client/arena-hub";
 import type { InPageStatus } from "../src/client/in-page";
+import { type ArenaApp, startArenaApp } from "../src/index";
 
 /** The plugin's browser-test basics: Debian's chromium, its headless flags, a refused URL. */
 export { CHROMIUM, closedPortUrl, hasChromium };
@@ -112,4 +113,43 @@ export async function inPageLoad(page: Page): Promise<InPageStatus> {
  */
 export function wasmThreadWorkers(page: Page): number {
   return page.workers().filter((worker) => worker.url().includes("/ort/ort-wasm-")).length;
+}
+
+/** The arena app and a chromium page on it with rt-tiny in the page, for the in-page tests. */
+export interface InPageArena {
+  app: ArenaApp;
+  browser: ArenaBrowser;
+  /**
+   * URLs of the page's requests to `/rtool/` (the app's forwarding to an rtool-server) since the
+   * page opened: an in-page run must make none, which is what proves no server was used.
+   */
+  rtoolRequests: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the arena app (no rtool-server process) and opens it with `?engine=in-page` plus
+ * `query` (e.g. `"scene=pong"`), recording every request the page makes to `/rtool/`.
+ */
+export async function openInPageArena(query = ""): Promise<InPageArena> {
+  const app = await startArenaApp({ port: 0 });
+  try {
+    const browser = await openArena(`${app.url}?engine=in-page${query ? `&${query}` : ""}`);
+    const rtoolRequests: string[] = [];
+    browser.page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/rtool/")) rtoolRequests.push(request.url());
+    });
+    return {
+      app,
+      browser,
+      rtoolRequests,
+      async close() {
+        await browser.close();
+        await app.stop();
+      },
+    };
+  } catch (error) {
+    await app.stop();
+    throw error;
+  }
 }

@@ -7,14 +7,19 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { formatCall } from "../src/client/call-log";
-import { type ArenaApp, startArenaApp } from "../src/index";
-import { type ArenaBrowser, hasChromium, inPageLoad, openArena, total } from "./browser-harness";
+import {
+  type ArenaBrowser,
+  hasChromium,
+  type InPageArena,
+  inPageLoad,
+  openInPageArena,
+  total,
+} from "./browser-harness";
 
 if (!hasChromium) console.warn("SKIP in-page Pong/Flappy test: no chromium at /usr/bin/chromium");
 
-let app: ArenaApp;
+let arena: InPageArena;
 let browser: ArenaBrowser;
-const rtoolRequests: string[] = [];
 
 /** Waits for the in-page model's load and returns it; fails on a load error. */
 async function inPageLoaded() {
@@ -25,16 +30,12 @@ async function inPageLoaded() {
 
 describe.skipIf(!hasChromium)("Pong and Flappy in chromium with rt-tiny in the page (no server)", () => {
   beforeAll(async () => {
-    app = await startArenaApp({ port: 0 });
-    browser = await openArena(`${app.url}?engine=in-page&scene=pong`);
-    browser.page.on("request", (request) => {
-      if (new URL(request.url()).pathname.startsWith("/rtool/")) rtoolRequests.push(request.url());
-    });
+    arena = await openInPageArena("scene=pong");
+    browser = arena.browser;
   }, 400_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+    await arena?.close();
   }, 60_000);
 
   test("Pong: the model's move_paddle calls reach the game and point the paddle toward the ball", async () => {
@@ -64,7 +65,7 @@ describe.skipIf(!hasChromium)("Pong and Flappy in chromium with rt-tiny in the p
   }, 300_000);
 
   test('Flappy: a typed "tap" comes back as flap() and the bird flaps', async () => {
-    await browser.page.goto(`${app.url}?engine=in-page&scene=flappy`);
+    await browser.page.goto(`${arena.app.url}?engine=in-page&scene=flappy`);
     const inPage = await inPageLoaded();
     // the Pong page built the graph; this page reads it from the browser's cache
     expect(inPage.timings?.graphFromCache).toBe(true);
@@ -89,7 +90,7 @@ describe.skipIf(!hasChromium)("Pong and Flappy in chromium with rt-tiny in the p
     console.log(`in-page flappy: ${heard.join("; ")}`);
     const game = (await browser.state()).game as unknown as { history: string[] };
     expect(game.history).toContain("flap()");
-    expect(rtoolRequests).toEqual([]);
+    expect(arena.rtoolRequests).toEqual([]);
     expect(browser.errors).toEqual([]);
   }, 300_000);
 });
