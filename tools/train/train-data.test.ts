@@ -114,6 +114,27 @@ describe("scenarios", () => {
   });
 });
 
+test("the avatar's and Flappy's items carry earlier calls in history, as their clients send them", () => {
+  const r = new Prng(5);
+  for (const [scenario, form] of [
+    [
+      "digital_human",
+      /^(speak\(.+,(cheerful|calm|serious|excited)\)|gesture\(\w+\)|look_at\(\w+\)|set_expression\(\w+,[\d.]+\)|idle\(\))$/,
+    ],
+    ["flappy_bird", /^(flap|wait)\(\)$/],
+  ] as const) {
+    const histories = Array.from(
+      { length: 300 },
+      () => SCENARIO_DRAWERS[scenario]!(new Phrasing(r, "en", "train")).history,
+    );
+    const filled = histories.filter((h) => h.length > 0);
+    // some first frames (no history), mostly a client's running history
+    expect(filled.length).toBeGreaterThan(120);
+    expect(filled.length).toBeLessThan(280);
+    for (const entry of filled.flat()) expect(entry).toMatch(form);
+  }
+});
+
 describe("tokenizer", () => {
   test("loads in tokenizers and round-trips English and Chinese exactly", async () => {
     for (const text of [

@@ -1,6 +1,6 @@
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
-import { type Draw, placeEnvironment } from "./draw";
+import { type Draw, placeEnvironment, priorCalls } from "./draw";
 
 const DIR_EN: Record<string, string[]> = {
   up: ["up", "upward"],
@@ -220,6 +220,8 @@ export function drawFlappy(ph: Phrasing): Draw {
         ])
       : ph.choose(["等等", "先别跳", "别动", "还没到", "什么都别做", "等一下", "不要点"]);
   const call: TargetCall = { function: flap ? "flap" : "wait", args: {} };
-  if (r.chance(0.7)) return { query: ph.say(t), environment: env, history: [], call };
-  return placeEnvironment(ph, [], ph.say(t), [], call);
+  // the arena's Flappy agent sends the bird's last six calls
+  const history = priorCalls(ph, () => ({ function: r.chance(0.5) ? "flap" : "wait", args: {} }), 6);
+  if (r.chance(0.7)) return { query: ph.say(t), environment: env, history, call };
+  return placeEnvironment(ph, [], ph.say(t), history, call);
 }

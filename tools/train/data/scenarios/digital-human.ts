@@ -1,6 +1,6 @@
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
-import { type Draw, placeEnvironment } from "./draw";
+import { type Draw, placeEnvironment, priorCalls } from "./draw";
 
 const EMOTION: Record<string, { en: string[]; zh: string[] }> = {
   happy: {
@@ -208,8 +208,17 @@ const CHAT_EN = [
 ];
 const CHAT_ZH = ['"你好"', '"晚上好"', '"哈哈哈"', '"好可爱"', '"第一次来"', '"主播好"', '"666"'];
 
-/** Director cues to the virtual host: set_expression, speak, gesture, look_at, idle. */
+/**
+ * Director cues to the virtual host: set_expression, speak, gesture, look_at, idle; the history
+ * holds the host's earlier calls, as `@rtool/sim`'s avatar sends them with every cue.
+ */
 export function drawDigitalHuman(ph: Phrasing): Draw {
+  const draw = drawHostCue(ph);
+  return { ...draw, history: priorCalls(ph, () => drawHostCue(ph).call, 5) };
+}
+
+/** One director cue and the call it asks for, with no history. */
+function drawHostCue(ph: Phrasing): Draw {
   const r = ph.rng;
   const en = ph.lang === "en";
   const env: string[] = [];

@@ -1,7 +1,7 @@
 import { coinedName, coinedZh } from "../coined";
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
-import { type Draw, placeEnvironment } from "./draw";
+import { type Draw, placeEnvironment, renderCall } from "./draw";
 
 const NAMES_EN = [
   "Blaze",
@@ -166,11 +166,6 @@ function misheard(ph: Phrasing, name: string): string {
   if (op === 1) return name.slice(0, i) + name.slice(i + 1);
   if (op === 2) return name.slice(0, i) + name[i] + name.slice(i);
   return name.slice(0, i) + (name[i + 1] ?? "") + name[i] + name.slice(i + 2);
-}
-
-function renderCall(call: TargetCall): string {
-  const vals = Object.values(call.args).map(String);
-  return `${call.function}(${vals.join(",")})`;
 }
 
 /** Voice orders to deployed operators: move, use_skill, retreat, set_stance, retreat_all, pass. */
