@@ -3,6 +3,7 @@ import { MOVE_TO_TOOL } from "@rtool/contract/testing";
 import { normalizeTools } from "../../prompt/tools";
 import { buildHeadConstraints, parameterConstraint } from "./build";
 import { enumConstraint, functionNameConstraint } from "./choice";
+import { freeTextConstraint } from "./free-text";
 import { integerConstraint, numberConstraint } from "./numeric";
 
 const towerDefense = normalizeTools(
@@ -95,6 +96,31 @@ describe("numeric constraints", () => {
     expect(integer.accepts("99999999999999999")).toBe(false);
     expect(integer.isComplete("-")).toBe(false);
     expect(integer.isComplete("-4")).toBe(true);
+  });
+});
+
+describe("free-text constraint", () => {
+  const text = freeTextConstraint(true);
+
+  test("accepts any text, Chinese, markup and angle brackets included", () => {
+    for (const t of ["", "Welcome back!", "和设计组开会", "a < b > c", "<b>bold</b>", "<argument>", "<arg7>"])
+      expect(text.accepts(t)).toBe(true);
+  });
+
+  test("refuses a head's opening tag anywhere in the value, and every extension of it", () => {
+    for (const t of [
+      "<arg1>",
+      "<arg1><arg1>见小王",
+      "Daip<arg3>center",
+      "x<function>",
+      "<content>hi",
+      "<arg6>",
+    ]) {
+      expect(text.accepts(t)).toBe(false);
+      expect(text.accepts(`${t} more`)).toBe(false);
+    }
+    // a prefix of a tag is still open: it may become other text
+    expect(text.accepts("Daip<arg")).toBe(true);
   });
 });
 

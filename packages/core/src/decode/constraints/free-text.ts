@@ -3,14 +3,23 @@ import { headValueText } from "../../calls/head-value";
 import type { HeadConstraint } from "./types";
 
 /**
- * Any text. Complete once it holds a value (not empty, not `<|null|>`, edge spaces aside);
- * never forces anything, since the model decides where free text ends.
+ * A head's opening tag (`<function>`, `<arg1>`..`<arg6>`, `<content>`): the decoder's own control
+ * tokens, which a small model sometimes writes into a free-text value (rt-tiny: a calendar title
+ * `<arg1><arg1>见小王`, an operator `Daip<arg3>center`). No value a caller wants holds one.
+ */
+const HEAD_TAG = /<(?:function|arg[1-6]|content)>/;
+
+/**
+ * Any text without a head's opening tag. Complete once it holds a value (not empty, not
+ * `<|null|>`, edge spaces aside); never forces anything, since the model decides where free text
+ * ends.
  */
 export function freeTextConstraint(allowsNull: boolean): HeadConstraint {
   return {
     kind: "string",
     allowsNull,
-    accepts: () => true,
+    // prefix-closed, as the decoder requires: every extension of a text with a tag still has it
+    accepts: (text) => !HEAD_TAG.test(text),
     isComplete: (text) => headValueText(text) !== null,
     forcedContinuation: () => null,
   };
