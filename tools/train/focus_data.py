@@ -60,7 +60,7 @@ def main() -> None:
             print(f"focus: {added} groups of {sorted(wanted)} added from {len(args.extra)} corpora")
     for name in ("heldout.jsonl", "tokenizer.json", "tokenizer_config.json"):
         shutil.copyfile(os.path.join(args.data, name), os.path.join(args.dest, name))
-    print(f"focus: {kept} groups written to {args.dest}")
+    print(f"focus: {kept + added} groups written to {args.dest}")
 
 
 if __name__ == "__main__":
