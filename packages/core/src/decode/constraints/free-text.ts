@@ -1,13 +1,15 @@
 /** Free-text heads (string parameters, content) and heads that may only say "not given". */
 import { headValueText } from "../../calls/head-value";
+import { headTags } from "../../prompt/heads";
+import { MAX_TOOL_PARAMETERS } from "../../prompt/tools";
 import type { HeadConstraint } from "./types";
 
 /**
- * A head's opening tag (`<function>`, `<arg1>`..`<arg6>`, `<content>`): the decoder's own control
+ * Every head's opening tag (`<function>`, `<arg1>`..`<arg6>`, `<content>`): the decoder's own control
  * tokens, which a small model sometimes writes into a free-text value (rt-tiny: a calendar title
  * `<arg1><arg1>见小王`, an operator `Daip<arg3>center`). No value a caller wants holds one.
  */
-const HEAD_TAG = /<(?:function|arg[1-6]|content)>/;
+const HEAD_TAGS = headTags(MAX_TOOL_PARAMETERS, true);
 
 /**
  * Any text without a head's opening tag. Complete once it holds a value (not empty, not
@@ -19,7 +21,7 @@ export function freeTextConstraint(allowsNull: boolean): HeadConstraint {
     kind: "string",
     allowsNull,
     // prefix-closed, as the decoder requires: every extension of a text with a tag still has it
-    accepts: (text) => !HEAD_TAG.test(text),
+    accepts: (text) => !HEAD_TAGS.some((tag) => text.includes(tag)),
     isComplete: (text) => headValueText(text) !== null,
     forcedContinuation: () => null,
   };
