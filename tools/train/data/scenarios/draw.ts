@@ -1,3 +1,4 @@
+import { formatCallForHistory } from "../../../../packages/core/src/index";
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
 
@@ -29,22 +30,15 @@ export function placeEnvironment(
 }
 
 /**
- * A call as clients write it into `history`: `name(v1,v2)`, the values in the call's parameter
- * order (core's `formatCallForHistory`, which `@rtool/sim`'s worlds use).
- */
-export function renderCall(call: TargetCall): string {
-  return `${call.function}(${Object.values(call.args).map(String).join(",")})`;
-}
-
-/**
  * The history a client sends beside a command: with probability `chance`, 1..`max` earlier calls
- * of the same world (drawn by `earlier`), else none, as a game's first frame has. The sims and the
+ * of the same world (drawn by `earlier`) in core's `formatCallForHistory` form, which
+ * `@rtool/sim`'s worlds use, else none, as a game's first frame has. The sims and the
  * Phaser plugin send an agent's own calls on every request, so a model trained only on empty
  * histories repeats the last call it sees there instead of reading the new command.
  */
 export function priorCalls(ph: Phrasing, earlier: () => TargetCall, max: number, chance = 0.6): string[] {
   if (!ph.rng.chance(chance)) return [];
-  return Array.from({ length: ph.rng.int(1, max) }, () => renderCall(earlier()));
+  return Array.from({ length: ph.rng.int(1, max) }, () => formatCallForHistory(earlier()));
 }
 
 /** Formats a number the way people type it (integers plain, else up to two decimals). */

@@ -1,7 +1,8 @@
+import { formatCallForHistory } from "../../../../packages/core/src/index";
 import { coinedName, coinedZh } from "../coined";
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
-import { type Draw, placeEnvironment, renderCall } from "./draw";
+import { type Draw, placeEnvironment } from "./draw";
 
 const NAMES_EN = [
   "Blaze",
@@ -455,7 +456,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
       ]);
       const history = [
         ...r.sample(["retreat_all()", `move(${r.pick(ops).name},${r.pick(positions)})`], r.int(0, 1)),
-        renderCall(done),
+        formatCallForHistory(done),
       ];
       const u = said;
       const t =
@@ -515,7 +516,7 @@ function distractorHistory(ph: Phrasing, names: string[], call: TargetCall): str
     ]);
     const unit = call.args.unit_id;
     if (unit !== undefined && h.startsWith(`${call.function}(${unit}`)) continue;
-    if (h !== renderCall(call)) out.push(h);
+    if (h !== formatCallForHistory(call)) out.push(h);
   }
   return out;
 }
