@@ -20,6 +20,11 @@ import json
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def scenario_of(line: str) -> str:
+    """The scenario of one `train.jsonl` group (its items share it)."""
+    return json.loads(line)["items"][0]["meta"]["scenario"]
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", default=os.path.join(HERE, "out"))
@@ -42,7 +47,7 @@ def main() -> None:
         os.path.join(args.dest, "train.jsonl"), "w", encoding="utf-8"
     ) as out:
         for line in src:
-            scenario = json.loads(line)["items"][0]["meta"]["scenario"]
+            scenario = scenario_of(line)
             if scenario == "synthetic":
                 synthetic += 1
                 if synthetic % args.synthetic_every:
@@ -53,7 +58,7 @@ def main() -> None:
         for extra in args.extra:
             with open(os.path.join(extra, "train.jsonl"), encoding="utf-8") as more:
                 for line in more:
-                    if json.loads(line)["items"][0]["meta"]["scenario"] in wanted:
+                    if scenario_of(line) in wanted:
                         out.write(line)
                         added += 1
         if added:
