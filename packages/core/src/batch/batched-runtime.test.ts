@@ -6,7 +6,8 @@ import type { Model } from "../model";
 import type { QwenConfig } from "../model/types";
 import type { KvState, StepInput, StepOutput } from "../runtime/types";
 import { BatchedRuntime } from "./batched-runtime";
-import { mergeSteps } from "./merge-steps";
+import { mergeSteps, PassBuffers } from "./merge-steps";
+import { SplitKv } from "./split-kv";
 
 // Loading a model (or spawning the CLI) takes seconds on a busy machine.
 setDefaultTimeout(60_000);
@@ -259,3 +260,52 @@ async function prefill(prompt: number[]): Promise<KvState> {
   });
   return present;
 }
+
+describe("KV views and reused pass buffers", () => {
+  test("merging into reused buffers gives what fresh arrays give, pass after pass", async () => {
+    const buffers = new PassBuffers();
+    const big = [
+      treeStep(pasts[1]!, [20, 21, 22, 23]),
+      { tokenIds: [60], positions: [pasts[0]!.length], past: pasts[0]! },
+    ];
+    const small = [
+      { tokenIds: [61], positions: [pasts[0]!.length], past: pasts[0]! },
+      treeStep(pasts[0]!, [12, 13, 50, 51]),
+    ];
+    // the small merge writes over what the big one left in the same arrays
+    for (const inputs of [big, small, big]) {
+      const fresh = mergeSteps(inputs, config);
+      const reused = mergeSteps(inputs, config, undefined, buffers);
+      expect([...reused.input.attentionMask!]).toEqual([...fresh.input.attentionMask!]);
+      const a = fresh.split(await model.runtime.step(fresh.input));
+      const b = reused.split(await model.runtime.step(reused.input));
+      a.forEach((out, r) => {
+        expect(maxDiff(out.logits, b[r]!.logits)).toBe(0);
+        expect(maxDiff(out.present.keys[1]!, b[r]!.present.keys[1]!)).toBe(0);
+      });
+    }
+  });
+
+  test("sliceKv hands out views, not copies; a lone step over a view gets what the plain past gets", async () => {
+    const batched = new BatchedRuntime(model.runtime);
+    const p = pasts[1]!.length;
+    // a lone step over a plain past: its present is plain
+    const full = (await batched.step({ tokenIds: [1, 2, 3], positions: [p, p + 1, p + 2], past: pasts[1]! }))
+      .present;
+    const prefix = batched.sliceKv(full, p + 1);
+    expect(prefix).toBeInstanceOf(SplitKv);
+    expect((prefix as SplitKv).source.keys).toBe(full.keys);
+    // under half of what it would pin: a copy of its own
+    expect(batched.sliceKv(full, 5)).not.toBeInstanceOf(SplitKv);
+    expect(batched.kvBytes(prefix)).toBe(
+      2 * config.numLayers * config.numKeyValueHeads * prefix.length * config.headDim * 4,
+    );
+    const step = (past: KvState) => ({ tokenIds: [44], positions: [past.length], past });
+    const overView = await batched.step(step(prefix));
+    // the view was copied into the pass's buffers, never made contiguous
+    expect((prefix as SplitKv).materialized).toBe(false);
+    const plain = await model.runtime.step(step(model.runtime.sliceKv(full, prefix.length)));
+    expect(maxDiff(overView.logits, plain.logits)).toBeLessThan(1e-6);
+    expect(maxDiff(overView.present.values[0]!, plain.present.values[0]!)).toBeLessThan(1e-6);
+  });
+});

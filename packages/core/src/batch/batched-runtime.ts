@@ -13,8 +13,9 @@
 import type { DecoderRuntime, KvState, StepInput, StepOutput, StepTiming } from "../runtime/types";
 import { RequestAbortedError } from "./errors";
 import { KvLineage } from "./kv-lineage";
-import { mergeSteps } from "./merge-steps";
+import { mergeSteps, PassBuffers } from "./merge-steps";
 import { PassCostModel, type PassCostOptions } from "./pass-cost";
+import { kvPrefix, kvViewBytes, SplitKv } from "./split-kv";
 
 /**
  * When steps are merged. A merged pass pays the fixed cost of a pass and reads the weights once
@@ -84,6 +85,8 @@ export class BatchedRuntime implements DecoderRuntime {
   private readonly mergeWindowMs: number;
   private readonly cost: PassCostModel;
   private readonly currentSignal: () => AbortSignal | undefined;
+  /** The merged past and mask of each pass, written over by the next (one pass runs at a time). */
+  private readonly buffers = new PassBuffers();
   /** Forward passes run, steps served by them, and steps refused because their request was aborted. */
   readonly counters = { passes: 0, steps: 0, abortedSteps: 0 };
 
@@ -153,14 +156,20 @@ export class BatchedRuntime implements DecoderRuntime {
     return this.inner.emptyKv();
   }
 
+  /**
+   * The first `length` positions of `kv` as a view of the same arrays where that holds at least
+   * half of them, else a copy (see {@link kvPrefix}): the prompts a prefix cache keeps, and the
+   * cached parts it hands out, are then no fresh memory per call. The passes that read them copy
+   * their positions into the merged past anyway.
+   */
   sliceKv(kv: KvState, length: number): KvState {
-    const slice = this.inner.sliceKv(kv, length);
+    const slice = kvPrefix(kv, length, this.inner.config);
     this.lineage.derive(kv, slice, length);
     return slice;
   }
 
   kvBytes(kv: KvState): number {
-    return this.inner.kvBytes(kv);
+    return kv instanceof SplitKv ? kvViewBytes(kv) : this.inner.kvBytes(kv);
   }
 
   dispose(): Promise<void> {
@@ -221,7 +230,12 @@ export class BatchedRuntime implements DecoderRuntime {
     this.counters.passes++;
     this.counters.steps += batch.length;
     this.onPass?.(batch.length, rows);
-    if (batch.length === 1) {
+    // A lone step over a plain past goes as it is; one over a view is copied into the pass's
+    // buffers like a merged step, not made contiguous in fresh memory by the runtime.
+    if (
+      batch.length === 1 &&
+      !(batch[0]!.input.past instanceof SplitKv && !batch[0]!.input.past.materialized)
+    ) {
       const [only] = batch as [PendingStep];
       await this.runAlone(only);
       return;
@@ -234,6 +248,7 @@ export class BatchedRuntime implements DecoderRuntime {
         inputs,
         this.inner.config,
         inputs.map((s) => this.lineage.anchorOf(s.past)),
+        this.buffers,
       );
       const output = await this.inner.step(merged.input);
       outputs = merged.split(output);

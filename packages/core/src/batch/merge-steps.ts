@@ -16,8 +16,32 @@ export interface KvLayout {
 }
 
 /**
+ * Arrays a merging runtime fills for each pass (the merged past, the mask) and reuses for the
+ * next: the pass only reads them, and fresh memory costs more to write than the copy itself
+ * (page faults). Arrays grow to the largest pass seen; a pass gets views of the size it needs.
+ */
+export class PassBuffers {
+  private readonly arrays = new Map<string, Float32Array>();
+
+  /** A view of `floats` floats of the array named `slot` (contents left from an earlier pass). */
+  take(slot: string, floats: number): Float32Array {
+    let array = this.arrays.get(slot);
+    if (!array || array.length < floats) {
+      array = new Float32Array(Math.max(floats, Math.ceil((array?.length ?? 0) * 1.25)));
+      this.arrays.set(slot, array);
+    }
+    return array.subarray(0, floats);
+  }
+}
+
+/** Fresh arrays for a merge that keeps none (one pass). */
+const FRESH = { take: (_slot: string, floats: number) => new Float32Array(floats) };
+
+/**
  * Merges steps of independent sequences into one step, and splits its output back. With
  * `anchors` (from a {@link KvLineage}), leading positions that several pasts share are held once.
+ * With `buffers`, the merged past and mask are written into its arrays (valid until the next
+ * merge that uses them) instead of fresh ones.
  *
  * @example
  * ```ts
@@ -29,6 +53,7 @@ export function mergeSteps(
   inputs: readonly StepInput[],
   layout: KvLayout,
   anchors?: readonly (KvAnchor | null)[],
+  buffers: Pick<PassBuffers, "take"> = FRESH,
 ): { input: StepInput; split: (output: StepOutput) => StepOutput[] } {
   const { numLayers, numKeyValueHeads: kvH, headDim: d } = layout;
   const pastLengths = inputs.map((s) => s.past.length);
@@ -40,7 +65,7 @@ export function mergeSteps(
   const total = P + Q;
 
   const concatPast = (kind: "keys" | "values", layer: number) => {
-    const out = new Float32Array(kvH * P * d);
+    const out = buffers.take(`${kind}${layer}`, kvH * P * d);
     inputs.forEach((s, r) => {
       const len = pastLengths[r]!;
       const shared = past.shared[r]!;
@@ -68,7 +93,7 @@ export function mergeSteps(
 
   const tokenIds = new Array<number>(Q);
   const positions = new Array<number>(Q);
-  const mask = new Float32Array(Q * total).fill(Number.NEGATIVE_INFINITY);
+  const mask = buffers.take("mask", Q * total).fill(Number.NEGATIVE_INFINITY);
   const logitRows: number[] = [];
   const rowCounts: number[] = [];
   inputs.forEach((s, r) => {
@@ -121,7 +146,8 @@ export function mergeSteps(
         { from: P + rowOffsets[r]!, length: newLengths[r]! },
       ].filter((run) => run.length > 0);
       return {
-        logits: output.logits.slice(logitOffsets[r]! * vocab, (logitOffsets[r]! + rowCounts[r]!) * vocab),
+        // a view: copying each request's rows out would write fresh memory every pass
+        logits: output.logits.subarray(logitOffsets[r]! * vocab, (logitOffsets[r]! + rowCounts[r]!) * vocab),
         present: new SplitKv(source, runs),
       };
     });

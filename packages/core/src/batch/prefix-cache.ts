@@ -11,7 +11,11 @@ export type KvOps = Pick<DecoderRuntime, "sliceKv" | "kvBytes">;
 
 /** Options of {@link PrefixCache}. */
 export interface PrefixCacheOptions {
-  /** Upper bound on the bytes of KV held; least recently used entries go first. */
+  /**
+   * Upper bound on the bytes of KV held, as `kvBytes` counts them; least recently used entries
+   * go first. Over a merging runtime, entries are views of the passes that made them and may
+   * keep up to twice their bytes alive (see `kvPrefix`).
+   */
   maxBytes: number;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { copyPositions, SplitKv } from "./split-kv";
+import { copyPositions, kvPrefix, kvViewBytes, SplitKv } from "./split-kv";
 
 // Source: 2 KV heads, 6 positions, head size 2; value = 100 * head + 10 * position + dim.
 const kvHeads = 2;
@@ -40,5 +40,22 @@ describe("SplitKv", () => {
     const out = new Float32Array(4);
     copyPositions(plain, "keys", 0, 1, 2, 2, out, 0, headDim);
     expect([...out]).toEqual([120, 121, 130, 131]);
+  });
+
+  test("kvPrefix cuts the runs without copying, across a run boundary; kvViewBytes reads the shape", () => {
+    const kv = new SplitKv(source, runs);
+    const prefix = kvPrefix(kv, 3, { numKeyValueHeads: kvHeads, headDim });
+    expect(prefix).toBeInstanceOf(SplitKv);
+    expect((prefix as SplitKv).runs).toEqual([
+      { from: 4, length: 2 },
+      { from: 1, length: 1 },
+    ]);
+    expect(kvViewBytes(prefix)).toBe(2 * 1 * kvHeads * 3 * headDim * 4);
+    expect(kv.materialized).toBe(false);
+    // 2 of the source's 6 positions: copied, so the view does not pin three times its size
+    const small = kvPrefix(kv, 2, { numKeyValueHeads: kvHeads, headDim });
+    expect(small).not.toBeInstanceOf(SplitKv);
+    expect([...small.keys[0]!]).toEqual([40, 41, 50, 51, 140, 141, 150, 151]);
+    expect(() => kvPrefix(kv, 4, { numKeyValueHeads: kvHeads, headDim })).toThrow(RangeError);
   });
 });

@@ -4,6 +4,11 @@
  * past each pass, which on a small model costs more than the pass; most presents are only read
  * again by the next merged pass, which can copy the few runs it needs straight from here.
  * Anything else that reads `keys` or `values` gets contiguous arrays, made once on first use.
+ *
+ * Prefixes are views too ({@link kvPrefix}): a prompt kept for the prefix cache, or the cached
+ * part of a longer entry, would otherwise be a fresh copy of ~1 MB per call, and writing fresh
+ * memory is what costs (page faults, measured at 3-10 ms per call in chromium's worker here,
+ * more than the copy itself).
  */
 import type { KvState } from "../runtime/types";
 
@@ -70,6 +75,84 @@ export class SplitKv implements KvState {
   get materialized(): boolean {
     return this.made !== null;
   }
+
+  /** Positions of the source this view keeps alive (its own and those it does not use). */
+  get sourcePositions(): number {
+    return this.source.total;
+  }
+}
+
+/** Layout facts of a plain {@link KvState} (a `QwenConfig` has them). */
+export interface KvHeadLayout {
+  numKeyValueHeads: number;
+  headDim: number;
+}
+
+/**
+ * The first `length` positions of `kv`, without copying: a {@link SplitKv} over the same
+ * source (or over `kv`'s own arrays). A view keeps its whole source alive, so where it would use
+ * less than half of it the prefix is copied instead: memory held stays under twice what the
+ * views say they hold ({@link kvViewBytes}).
+ *
+ * @example
+ * ```ts
+ * const prompt = kvPrefix(present, 300, config); // positions 0..299 of a pass's present, shared
+ * ```
+ */
+export function kvPrefix(kv: KvState, length: number, layout: KvHeadLayout): KvState {
+  if (!Number.isInteger(length) || length < 0 || length > kv.length)
+    throw new RangeError(`sliceKv: length ${length} outside [0, ${kv.length}]`);
+  const split =
+    kv instanceof SplitKv
+      ? kv
+      : new SplitKv(
+          {
+            keys: kv.keys,
+            values: kv.values,
+            total: kv.length,
+            kvHeads: layout.numKeyValueHeads,
+            headDim: layout.headDim,
+          },
+          kv.length > 0 ? [{ from: 0, length: kv.length }] : [],
+        );
+  if (2 * length < split.sourcePositions) return copyPrefix(split, length);
+  const runs: KvRun[] = [];
+  let left = length;
+  for (const run of split.runs) {
+    if (left === 0) break;
+    const take = Math.min(left, run.length);
+    runs.push({ from: run.from, length: take });
+    left -= take;
+  }
+  return new SplitKv(split.source, runs);
+}
+
+/** The first `length` positions of `kv` as a plain state of their own (one copy). */
+function copyPrefix(kv: SplitKv, length: number): KvState {
+  const { kvHeads, headDim } = kv.source;
+  const copy = (kind: "keys" | "values") =>
+    kv.source[kind].map((_, layer) => {
+      const out = new Float32Array(kvHeads * length * headDim);
+      for (let h = 0; h < kvHeads; h++)
+        copyPositions(kv, kind, layer, h, 0, length, out, h * length * headDim, headDim);
+      return out;
+    });
+  return { length, keys: copy("keys"), values: copy("values") };
+}
+
+/**
+ * Bytes `kv` stands for (its positions' keys and values), read from its shape: a
+ * {@link SplitKv} is not made contiguous to be measured.
+ */
+export function kvViewBytes(kv: KvState): number {
+  if (!(kv instanceof SplitKv) || kv.materialized) {
+    let bytes = 0;
+    for (const k of kv.keys) bytes += k.byteLength;
+    for (const v of kv.values) bytes += v.byteLength;
+    return bytes;
+  }
+  const { keys, kvHeads, headDim } = kv.source;
+  return 2 * keys.length * kvHeads * kv.length * headDim * Float32Array.BYTES_PER_ELEMENT;
 }
 
 /**

@@ -149,13 +149,21 @@ function workerEntry(): string {
   return new URL("./runtime/session-worker-entry.js", import.meta.url).href;
 }
 
+/**
+ * An array that is all of its buffer: a view of a larger one (a merging runtime's reused pass
+ * buffers) would clone the whole buffer.
+ */
+function own(array: Float32Array): Float32Array {
+  return array.byteOffset === 0 && array.byteLength === array.buffer.byteLength ? array : array.slice();
+}
+
 /** A step input as plain arrays (typed arrays clone as they are; array-likes become arrays). */
 function plainInput(input: StepInput): StepInput {
   return {
     tokenIds: Array.from(input.tokenIds),
     positions: Array.from(input.positions),
     attentionMask: input.attentionMask,
-    past: { length: input.past.length, keys: input.past.keys, values: input.past.values },
+    past: { length: input.past.length, keys: input.past.keys.map(own), values: input.past.values.map(own) },
     ...(input.logitRows ? { logitRows: Array.from(input.logitRows) } : {}),
   };
 }
