@@ -213,7 +213,8 @@ function perCell(cases: EvalCase[], n: number): EvalCase[] {
   });
 }
 
-async function runCases(callers: Record<string, RealtimeCaller>, cases: EvalCase[]) {
+/** Asks each case through the caller of its format and judges the call. */
+export async function runCases(callers: Record<string, RealtimeCaller>, cases: EvalCase[]) {
   const rows: { c: EvalCase; v: Verdict; got: unknown }[] = [];
   for (const c of cases) {
     const caller = callers[c.format]!;
