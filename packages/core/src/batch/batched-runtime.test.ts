@@ -302,8 +302,11 @@ describe("KV views and reused pass buffers", () => {
     );
     const step = (past: KvState) => ({ tokenIds: [44], positions: [past.length], past });
     const overView = await batched.step(step(prefix));
-    // the view was copied into the pass's buffers, never made contiguous
+    // the view was copied into the pass's buffers, never made contiguous; the present is plain,
+    // so the next step goes to the runtime with no copy
     expect((prefix as SplitKv).materialized).toBe(false);
+    expect(overView.present).not.toBeInstanceOf(SplitKv);
+    expect(batched.sliceKv(full, full.length)).toBe(full);
     const plain = await model.runtime.step(step(model.runtime.sliceKv(full, prefix.length)));
     expect(maxDiff(overView.logits, plain.logits)).toBeLessThan(1e-6);
     expect(maxDiff(overView.present.values[0]!, plain.present.values[0]!)).toBeLessThan(1e-6);

@@ -148,7 +148,9 @@ export function mergeSteps(
       return {
         // a view: copying each request's rows out would write fresh memory every pass
         logits: output.logits.subarray(logitOffsets[r]! * vocab, (logitOffsets[r]! + rowCounts[r]!) * vocab),
-        present: new SplitKv(source, runs),
+        // a request that is the whole pass (a lone step over a view) gets the plain present,
+        // so its next step goes to the runtime as it is, with no copy
+        present: coversAll(runs, total) ? output.present : new SplitKv(source, runs),
       };
     });
   };
@@ -157,6 +159,16 @@ export function mergeSteps(
     input: { tokenIds, positions, attentionMask: mask, past: { length: P, keys, values }, logitRows },
     split,
   };
+}
+
+/** Whether `runs` are positions 0..total-1 in order (the whole merged present). */
+function coversAll(runs: readonly { from: number; length: number }[], total: number): boolean {
+  let at = 0;
+  for (const run of runs) {
+    if (run.from !== at) return false;
+    at += run.length;
+  }
+  return at === total;
 }
 
 function offsets(lengths: readonly number[]): number[] {

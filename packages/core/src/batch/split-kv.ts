@@ -102,6 +102,8 @@ export interface KvHeadLayout {
 export function kvPrefix(kv: KvState, length: number, layout: KvHeadLayout): KvState {
   if (!Number.isInteger(length) || length < 0 || length > kv.length)
     throw new RangeError(`sliceKv: length ${length} outside [0, ${kv.length}]`);
+  // states are read-only: all of one is itself
+  if (length === kv.length) return kv;
   const split =
     kv instanceof SplitKv
       ? kv
