@@ -10,6 +10,7 @@
  * memory is what costs (page faults, measured at 3-10 ms per call in chromium's worker here,
  * more than the copy itself).
  */
+import { kvStateBytes } from "../runtime/kv";
 import type { KvState } from "../runtime/types";
 
 /** A run of positions of the state, held at `from` in the source. */
@@ -147,12 +148,7 @@ function copyPrefix(kv: SplitKv, length: number): KvState {
  * {@link SplitKv} is not made contiguous to be measured.
  */
 export function kvViewBytes(kv: KvState): number {
-  if (!(kv instanceof SplitKv) || kv.materialized) {
-    let bytes = 0;
-    for (const k of kv.keys) bytes += k.byteLength;
-    for (const v of kv.values) bytes += v.byteLength;
-    return bytes;
-  }
+  if (!(kv instanceof SplitKv) || kv.materialized) return kvStateBytes(kv);
   const { keys, kvHeads, headDim } = kv.source;
   return 2 * keys.length * kvHeads * kv.length * headDim * Float32Array.BYTES_PER_ELEMENT;
 }
