@@ -7,11 +7,11 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createRealtimeCaller, loadModel, type Model } from "../../packages/core/src/index";
+import { createRealtimeCaller, loadModel } from "../../packages/core/src/index";
 import { runCases, scenarioExamples } from "./eval-tiny";
 
 const root = join(import.meta.dir, "..", "..");
-let model: Model;
+let model: Awaited<ReturnType<typeof loadModel>>;
 
 beforeAll(async () => {
   model = await loadModel(join(root, "packages", "model-rt-tiny", "model"));
