@@ -50,7 +50,10 @@ interface CpuProfile {
  */
 class WorkerChannel {
   private nextId = 1;
-  private readonly waiting = new Map<number, (result: unknown) => void>();
+  private readonly waiting = new Map<
+    number,
+    { resolve(result: unknown): void; reject(error: Error): void }
+  >();
 
   constructor(
     private readonly session: CDPSession,
@@ -60,20 +63,27 @@ class WorkerChannel {
       if (event.sessionId !== this.sessionId) return;
       const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: unknown };
       if (message.id === undefined) return;
-      if (message.error) throw new Error(`worker protocol error: ${JSON.stringify(message.error)}`);
-      this.waiting.get(message.id)?.(message.result);
+      const waiter = this.waiting.get(message.id);
       this.waiting.delete(message.id);
+      // the command's own promise fails: a throw in this listener would leave it waiting forever
+      if (message.error) waiter?.reject(new Error(`worker protocol error: ${JSON.stringify(message.error)}`));
+      else waiter?.resolve(message.result);
     });
   }
 
   send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
     const id = this.nextId++;
-    return new Promise<T>((resolve) => {
-      this.waiting.set(id, (result) => resolve(result as T));
-      void this.session.send("Target.sendMessageToTarget", {
-        sessionId: this.sessionId,
-        message: JSON.stringify({ id, method, params }),
-      });
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: (result) => resolve(result as T), reject });
+      this.session
+        .send("Target.sendMessageToTarget", {
+          sessionId: this.sessionId,
+          message: JSON.stringify({ id, method, params }),
+        })
+        .catch((error: Error) => {
+          this.waiting.delete(id);
+          reject(error);
+        });
     });
   }
 }

@@ -162,7 +162,7 @@ function plainInput(input: StepInput): StepInput {
   return {
     tokenIds: Array.from(input.tokenIds),
     positions: Array.from(input.positions),
-    attentionMask: input.attentionMask,
+    attentionMask: input.attentionMask && own(input.attentionMask),
     past: { length: input.past.length, keys: input.past.keys.map(own), values: input.past.values.map(own) },
     ...(input.logitRows ? { logitRows: Array.from(input.logitRows) } : {}),
   };
