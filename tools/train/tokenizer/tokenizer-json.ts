@@ -4,6 +4,17 @@ import { SPECIAL_TOKENS } from "./special-tokens";
 
 const BYTE_LEVEL = { type: "ByteLevel", add_prefix_space: false, trim_offsets: false, use_regex: false };
 
+/** The `pre_tokenizer` block of {@link SPLIT_PATTERN}: the split that makes values copyable. */
+export function copyablePreTokenizer(): Record<string, unknown> {
+  return {
+    type: "Sequence",
+    pretokenizers: [
+      { type: "Split", pattern: { Regex: SPLIT_PATTERN }, behavior: "Isolated", invert: false },
+      BYTE_LEVEL,
+    ],
+  };
+}
+
 /**
  * The Hugging Face `tokenizer.json` of a trained BPE: Qwen-like Split + ByteLevel
  * pre-tokenizer, ByteLevel decoder, no normalizer (so any text round-trips byte for byte),
@@ -32,13 +43,7 @@ export function tokenizerJson(bpe: BpeModel): Record<string, unknown> {
     padding: null,
     added_tokens,
     normalizer: null,
-    pre_tokenizer: {
-      type: "Sequence",
-      pretokenizers: [
-        { type: "Split", pattern: { Regex: SPLIT_PATTERN }, behavior: "Isolated", invert: false },
-        BYTE_LEVEL,
-      ],
-    },
+    pre_tokenizer: copyablePreTokenizer(),
     post_processor: BYTE_LEVEL,
     decoder: BYTE_LEVEL,
     model: {
