@@ -12,7 +12,6 @@ export { PassCostModel, type PassCostOptions, weightCount } from "./batch/pass-c
 export type { KvOps, PrefixCacheOptions, PrefixCacheStats, PrefixMatch } from "./batch/prefix-cache";
 export { DEFAULT_PREFIX_CACHE_BYTES, PrefixCache } from "./batch/prefix-cache";
 export * from "./batch/public";
-export { copyPositions, type KvRun, type KvSource, SplitKv } from "./batch/split-kv";
 export type { MaskRow } from "./batch/tree-mask";
 export { buildStepMask, causalRows, MASKED } from "./batch/tree-mask";
 export {
@@ -271,6 +270,7 @@ export {
   type ProviderRequest,
   type SessionOptions,
 } from "./runtime/session";
+export { appendKv, copyPositions, type KvRun, type KvSource, SplitKv } from "./runtime/split-kv";
 export type { DecoderRuntime, KvState, StepInput, StepOutput, StepTiming } from "./runtime/types";
 export {
   loadModelInWorker,

@@ -4,10 +4,10 @@ import { createModelFromWeights } from "../create-model";
 import { randomQwenWeights } from "../graph/random-weights";
 import type { Model } from "../model";
 import type { QwenConfig } from "../model/types";
+import { SplitKv } from "../runtime/split-kv";
 import type { KvState, StepInput, StepOutput } from "../runtime/types";
 import { BatchedRuntime } from "./batched-runtime";
 import { mergeSteps, PassBuffers } from "./merge-steps";
-import { SplitKv } from "./split-kv";
 
 // Loading a model (or spawning the CLI) takes seconds on a busy machine.
 setDefaultTimeout(60_000);
@@ -289,12 +289,14 @@ describe("KV views and reused pass buffers", () => {
   test("sliceKv hands out views, not copies; a lone step over a view gets what the plain past gets", async () => {
     const batched = new BatchedRuntime(model.runtime);
     const p = pasts[1]!.length;
-    // a lone step over a plain past: its present is plain
+    // rtool's graph returns the new rows alone: a present is its past and them, as a view
     const full = (await batched.step({ tokenIds: [1, 2, 3], positions: [p, p + 1, p + 2], past: pasts[1]! }))
-      .present;
+      .present as SplitKv;
+    expect(full).toBeInstanceOf(SplitKv);
+    expect(full.runs.at(-1)!.length).toBe(3);
     const prefix = batched.sliceKv(full, p + 1);
     expect(prefix).toBeInstanceOf(SplitKv);
-    expect((prefix as SplitKv).source.keys).toBe(full.keys);
+    expect((prefix as SplitKv).runs[0]!.source).toBe(full.runs[0]!.source);
     // under half of what it would pin: a copy of its own
     expect(batched.sliceKv(full, 5)).not.toBeInstanceOf(SplitKv);
     expect(batched.kvBytes(prefix)).toBe(
@@ -302,10 +304,10 @@ describe("KV views and reused pass buffers", () => {
     );
     const step = (past: KvState) => ({ tokenIds: [44], positions: [past.length], past });
     const overView = await batched.step(step(prefix));
-    // the view was copied into the pass's buffers, never made contiguous; the present is plain,
-    // so the next step goes to the runtime with no copy
+    // the view was copied into the pass's buffers, never made contiguous; the present is the
+    // view and the new row, not the pass's reused buffers
     expect((prefix as SplitKv).materialized).toBe(false);
-    expect(overView.present).not.toBeInstanceOf(SplitKv);
+    expect((overView.present as SplitKv).runs.slice(0, -1)).toEqual([...(prefix as SplitKv).runs]);
     expect(batched.sliceKv(full, full.length)).toBe(full);
     const plain = await model.runtime.step(step(model.runtime.sliceKv(full, prefix.length)));
     expect(maxDiff(overView.logits, plain.logits)).toBeLessThan(1e-6);

@@ -10,12 +10,13 @@
  * This file owns only the queue of pending steps; the tensors are `merge-steps.ts`'s, the
  * decision to merge `pass-cost.ts`'s.
  */
+
+import { kvPrefix, kvViewBytes, SplitKv } from "../runtime/split-kv";
 import type { DecoderRuntime, KvState, StepInput, StepOutput, StepTiming } from "../runtime/types";
 import { RequestAbortedError } from "./errors";
 import { KvLineage } from "./kv-lineage";
 import { mergeSteps, PassBuffers } from "./merge-steps";
 import { PassCostModel, type PassCostOptions } from "./pass-cost";
-import { kvPrefix, kvViewBytes, SplitKv } from "./split-kv";
 
 /**
  * When steps are merged. A merged pass pays the fixed cost of a pass and reads the weights once

@@ -4,9 +4,10 @@
  * is block-diagonal (a step's rows see only its own segment and its own new tokens, under its own
  * tree mask), so every step gets the logits and present KV it would have got alone.
  */
+
+import { appendKv, copyPositions, type KvSource, SplitKv } from "../runtime/split-kv";
 import type { StepInput, StepOutput } from "../runtime/types";
 import { type KvAnchor, layoutSharedPast } from "./kv-lineage";
-import { copyPositions, SplitKv } from "./split-kv";
 
 /** Shape facts the merge needs (a `QwenConfig` has them). */
 export interface KvLayout {
@@ -125,11 +126,29 @@ export function mergeSteps(
     rowCounts.push(rows.length);
   });
 
-  // Each request's present stays a view of the merged present (see SplitKv): its shared run,
-  // its own past, its new rows.
   const split = (output: StepOutput): StepOutput[] => {
     const vocab = output.logits.length / logitRows.length;
     const logitOffsets = offsets(rowCounts);
+    // a view: copying each request's rows out would write fresh memory every pass
+    const logitsOf = (r: number) =>
+      output.logits.subarray(logitOffsets[r]! * vocab, (logitOffsets[r]! + rowCounts[r]!) * vocab);
+    if (output.added) {
+      // The pass returned its new rows apart: each request's present is its own past (never the
+      // merged past, whose arrays the next pass reuses) followed by its rows of them.
+      const added: KvSource = {
+        keys: output.added.keys,
+        values: output.added.values,
+        total: Q,
+        kvHeads: kvH,
+        headDim: d,
+      };
+      return inputs.map((s, r) => ({
+        logits: logitsOf(r),
+        present: appendKv(s.past, added, rowOffsets[r]!, newLengths[r]!, layout),
+      }));
+    }
+    // Otherwise each request's present stays a view of the merged present: its shared run, its
+    // own past, its new rows.
     const source = {
       keys: output.present.keys,
       values: output.present.values,
@@ -141,16 +160,15 @@ export function mergeSteps(
       const p = pastLengths[r]!;
       const shared = past.shared[r]!;
       const runs = [
-        { from: past.sharedOffsets[r]!, length: shared },
-        { from: past.ownOffsets[r]!, length: p - shared },
-        { from: P + rowOffsets[r]!, length: newLengths[r]! },
+        { source, from: past.sharedOffsets[r]!, length: shared },
+        { source, from: past.ownOffsets[r]!, length: p - shared },
+        { source, from: P + rowOffsets[r]!, length: newLengths[r]! },
       ].filter((run) => run.length > 0);
       return {
-        // a view: copying each request's rows out would write fresh memory every pass
-        logits: output.logits.subarray(logitOffsets[r]! * vocab, (logitOffsets[r]! + rowCounts[r]!) * vocab),
+        logits: logitsOf(r),
         // a request that is the whole pass (a lone step over a view) gets the plain present,
         // so its next step goes to the runtime as it is, with no copy
-        present: coversAll(runs, total) ? output.present : new SplitKv(source, runs),
+        present: coversAll(runs, total) ? output.present : new SplitKv(runs, numLayers),
       };
     });
   };

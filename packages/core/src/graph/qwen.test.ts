@@ -3,7 +3,7 @@ import { maxAbsDiff, tinyQwen2, tinyQwen3 } from "../../test/tiny-configs";
 import { runtimeForGraph } from "../create-model";
 import { int8Linear } from "../quant/int8";
 import { UnsupportedGraphFeatureError } from "./errors";
-import { buildQwenGraph, QWEN_IO, ropeFrequencyDivisor } from "./qwen";
+import { buildQwenGraph, QWEN_IO, RTOOL_IO_LAYOUT, ropeFrequencyDivisor } from "./qwen";
 import { qwenTensorShapes, randomQwenWeights } from "./random-weights";
 
 test("the graph declares the runtime's inputs and outputs and stores the tied embedding once", () => {
@@ -16,11 +16,12 @@ test("the graph declares the runtime's inputs and outputs and stores the tied em
     QWEN_IO.logitRows,
   ]);
   expect(inputs).toContain(QWEN_IO.pastValue(1));
+  // the new rows' keys and values alone: the runtime keeps the past where it was
   expect(g.outputs.map((o) => o.name)).toEqual([
-    QWEN_IO.presentKey(0),
-    QWEN_IO.presentValue(0),
-    QWEN_IO.presentKey(1),
-    QWEN_IO.presentValue(1),
+    QWEN_IO.addedKey(0),
+    QWEN_IO.addedValue(0),
+    QWEN_IO.addedKey(1),
+    QWEN_IO.addedValue(1),
     QWEN_IO.logits,
   ]);
   // no Identity copies of the KV outputs
@@ -82,4 +83,36 @@ test("other linear hooks are not fused unless asked, since they may read weights
     );
   expect(names().some((n) => n.includes("+"))).toBe(false);
   expect(names(true).some((n) => n.includes("q_proj+"))).toBe(true);
+});
+
+test("a graph that returns the new rows gives the present of one that returns whole presents", async () => {
+  const weights = randomQwenWeights(tinyQwen3, 5);
+  const whole = buildQwenGraph(tinyQwen3, weights, { io: { ...RTOOL_IO_LAYOUT, presentRows: "all" } });
+  expect(whole.outputs.map((o) => o.name)).toContain(QWEN_IO.presentKey(1));
+  const [rowsRt, wholeRt] = await Promise.all([
+    runtimeForGraph(tinyQwen3, buildQwenGraph(tinyQwen3, weights), { threads: 1 }),
+    runtimeForGraph(tinyQwen3, whole, { threads: 1 }),
+  ]);
+  try {
+    let [a, b] = [rowsRt.emptyKv(), wholeRt.emptyKv()];
+    for (const ids of [[3, 1, 4, 1, 5], [9], [2, 6]]) {
+      const at = a.length;
+      const positions = ids.map((_, i) => at + i);
+      const [x, y] = await Promise.all([
+        rowsRt.step({ tokenIds: ids, positions, past: a }),
+        wholeRt.step({ tokenIds: ids, positions, past: b }),
+      ]);
+      expect(x.added?.length).toBe(ids.length);
+      expect(y.added).toBeUndefined();
+      expect(maxAbsDiff(x.logits, y.logits)).toBeLessThan(1e-5);
+      expect(x.present.length).toBe(y.present.length);
+      for (let l = 0; l < tinyQwen3.numLayers; l++) {
+        expect(maxAbsDiff(x.present.keys[l]!, y.present.keys[l]!)).toBeLessThan(1e-5);
+        expect(maxAbsDiff(x.present.values[l]!, y.present.values[l]!)).toBeLessThan(1e-5);
+      }
+      [a, b] = [x.present, y.present];
+    }
+  } finally {
+    await Promise.all([rowsRt.dispose(), wholeRt.dispose()]);
+  }
 });

@@ -6,14 +6,17 @@
  *          attention_mask float32 [1, 1, q, past+q] (additive), logit_rows int64 [r],
  *          past_key_values.{i}.key / .value float32 [1, kvHeads, past, headDim].
  * Outputs: logits float32 [r, vocab],
- *          present.{i}.key / .value float32 [1, kvHeads, past+q, headDim].
+ *          added.{i}.key / .value float32 [1, kvHeads, q, headDim]: the new rows alone
+ *          (rtool's layout; the runtime keeps the past where it was and views the two as the
+ *          present), or present.{i}.key / .value [1, kvHeads, past+q, headDim] (layouts of other
+ *          runtimes, `presentRows: "all"`).
  */
 import type { QwenConfig } from "../model/types";
 import { UnsupportedGraphFeatureError } from "./errors";
 import { GraphBuilder } from "./onnx-builder";
 
 /** Bumped whenever the graph this file builds changes, so cached graphs are rebuilt. */
-export const QWEN_GRAPH_VERSION = 3;
+export const QWEN_GRAPH_VERSION = 4;
 
 /** One float32 weight and its shape (HF layout, e.g. Linear weights are [out, in]). */
 export interface WeightTensor {
@@ -87,6 +90,8 @@ export const QWEN_IO = {
   pastValue: (layer: number) => `past_key_values.${layer}.value`,
   presentKey: (layer: number) => `present.${layer}.key`,
   presentValue: (layer: number) => `present.${layer}.value`,
+  addedKey: (layer: number) => `added.${layer}.key`,
+  addedValue: (layer: number) => `added.${layer}.value`,
 } as const;
 
 /** The graph inputs the transformer reads, as built by a {@link QwenIoLayout}. */
@@ -110,6 +115,12 @@ export interface QwenIoLayout {
   declareInputs(g: GraphBuilder, config: QwenConfig): QwenGraphInputs;
   /** Declares the output from the logits [rows, vocab]. */
   declareLogits(g: GraphBuilder, logits: string, config: QwenConfig): void;
+  /**
+   * Which KV rows the graph returns: `"all"` (default) the present, past and new rows, as other
+   * runtimes expect; `"new"` the new rows alone, which spares copying the whole cache out of
+   * ONNX Runtime on every step (into fresh memory, the costly part in a browser).
+   */
+  presentRows?: "all" | "new";
 }
 
 /** rtool's runtime layout: additive float mask [1, 1, q, total], `logit_rows`, logits [r, vocab]. */
@@ -125,6 +136,7 @@ export const RTOOL_IO_LAYOUT: QwenIoLayout = {
   declareLogits(g, logits, config) {
     g.output(logits, QWEN_IO.logits, "float32", ["r", config.vocabSize]);
   },
+  presentRows: "new",
 };
 
 interface Ctx {
@@ -184,7 +196,13 @@ export function buildQwenGraph(
     const pastV = g.input(QWEN_IO.pastValue(layer), "float32", [1, kvH, "past", headDim]);
     // attention rmsnorm, attention, residual
     const h = rmsNorm(ctx, x, `${p}.input_layernorm.weight`, hiddenSize);
-    const att = attention(ctx, layer, h, { rope: ropeInputs, mask, pastK, pastV });
+    const att = attention(ctx, layer, h, {
+      rope: ropeInputs,
+      mask,
+      pastK,
+      pastV,
+      rows: io.presentRows ?? "all",
+    });
     x = g.add(x, att);
     // ffn rmsnorm, SwiGLU, residual
     const h2 = rmsNorm(ctx, x, `${p}.post_attention_layernorm.weight`, hiddenSize);
@@ -284,6 +302,8 @@ interface AttentionInputs {
   mask: string;
   pastK: string;
   pastV: string;
+  /** Which KV rows the layer outputs (see {@link QwenIoLayout.presentRows}). */
+  rows: "all" | "new";
 }
 
 /**
@@ -318,20 +338,19 @@ function attention(ctx: Ctx, layer: number, x: string, io: AttentionInputs): str
   // heads first, [1, heads, q, hd], then RoPE
   q = rope(ctx, g.transpose(q, [0, 2, 1, 3]), io.rope);
   k = rope(ctx, g.transpose(k, [0, 2, 1, 3]), io.rope);
-  const vHeads = g.transpose(g.reshape(v, [1, -1, kvH, hd]), [0, 2, 1, 3]);
+  let vHeads = g.transpose(g.reshape(v, [1, -1, kvH, hd]), [0, 2, 1, 3]);
+  if (io.rows === "new") {
+    // declared before the concat reads them, so the outputs are these values (no Identity copy)
+    k = g.output(k, QWEN_IO.addedKey(layer), "float32", [1, kvH, "q", hd]);
+    vHeads = g.output(vHeads, QWEN_IO.addedValue(layer), "float32", [1, kvH, "q", hd]);
+  }
   // append to the cache: [1, kvH, past+q, hd]
-  const presentK = g.output(g.concat([io.pastK, k], 2), QWEN_IO.presentKey(layer), "float32", [
-    1,
-    kvH,
-    "total",
-    hd,
-  ]);
-  const presentV = g.output(g.concat([io.pastV, vHeads], 2), QWEN_IO.presentValue(layer), "float32", [
-    1,
-    kvH,
-    "total",
-    hd,
-  ]);
+  const concatK = g.concat([io.pastK, k], 2);
+  const concatV = g.concat([io.pastV, vHeads], 2);
+  const present = (value: string, name: string) =>
+    io.rows === "all" ? g.output(value, name, "float32", [1, kvH, "total", hd]) : value;
+  const presentK = present(concatK, QWEN_IO.presentKey(layer));
+  const presentV = present(concatV, QWEN_IO.presentValue(layer));
   // scores per KV head: [1, kvH, groups*q, hd] @ [1, kvH, hd, total] -> [1, kvH, groups*q, total]
   const qScaled = g.mul(g.reshape(q, [1, kvH, -1, hd]), g.scalar(1 / Math.sqrt(hd)));
   const scores = g.matmul(qScaled, g.transpose(presentK, [0, 1, 3, 2]));

@@ -2,13 +2,15 @@
  * The ONNX Runtime side of {@link DecoderRuntime}, written once for every ONNX Runtime package:
  * `onnxruntime-node` (`ort-runtime.ts`) and `onnxruntime-web` (`web-runtime.ts`) share this step,
  * its input checks and its KV handling, and differ only in how tensors and sessions are made.
- * Inputs are handed to ONNX Runtime as views of the caller's arrays (no copy), and the present
- * KV tensors ONNX Runtime returns become the next {@link KvState} as they are.
+ * Inputs are handed to ONNX Runtime as views of the caller's arrays (no copy). Over rtool's graph,
+ * which returns only the new rows' keys and values, the present is a view of the past and those
+ * rows ({@link appendKv}); over a graph that returns whole presents, they are the present as they are.
  */
 import { QWEN_IO } from "../graph/qwen";
 import type { QwenConfig } from "../model/types";
 import { RuntimeDisposedError, StepInputError } from "./errors";
-import { causalMask, emptyKvState, kvStateBytes, sliceKvState } from "./kv";
+import { causalMask, emptyKvState } from "./kv";
+import { appendKv, kvPrefix, kvViewBytes } from "./split-kv";
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "./types";
 
 /** A tensor as this runtime reads it back: its data only. */
@@ -24,6 +26,8 @@ export interface OrtTensorFactory {
 
 /** What the runtime needs of an `InferenceSession` (both packages' sessions fit). */
 export interface OrtSessionLike {
+  /** The graph's outputs: `added.*` (new rows only) or `present.*` (whole presents). */
+  readonly outputNames: readonly string[];
   run(feeds: Record<string, OrtTensorLike>): Promise<Record<string, OrtTensorLike>>;
   release(): Promise<void>;
 }
@@ -59,13 +63,17 @@ function toInt64(
  */
 export class OrtSessionRuntime implements DecoderRuntime {
   private disposed = false;
+  /** Whether the graph returns the new rows alone (`added.*`) rather than whole presents. */
+  private readonly returnsAdded: boolean;
 
   constructor(
     readonly config: QwenConfig,
     private readonly session: OrtSessionLike,
     readonly provider: "cpu" | "cuda",
     private readonly tensors: OrtTensorFactory,
-  ) {}
+  ) {
+    this.returnsAdded = session.outputNames.includes(QWEN_IO.addedKey(0));
+  }
 
   async step(input: StepInput): Promise<StepOutput> {
     if (this.disposed) throw new RuntimeDisposedError();
@@ -122,11 +130,20 @@ export class OrtSessionRuntime implements DecoderRuntime {
     const out = await this.session.run(feeds);
     const keys: Float32Array[] = [];
     const values: Float32Array[] = [];
+    const keyName = this.returnsAdded ? QWEN_IO.addedKey : QWEN_IO.presentKey;
+    const valueName = this.returnsAdded ? QWEN_IO.addedValue : QWEN_IO.presentValue;
     for (let l = 0; l < numLayers; l++) {
-      keys.push(out[QWEN_IO.presentKey(l)].data as Float32Array);
-      values.push(out[QWEN_IO.presentValue(l)].data as Float32Array);
+      keys.push(out[keyName(l)].data as Float32Array);
+      values.push(out[valueName(l)].data as Float32Array);
     }
-    return { logits: out[QWEN_IO.logits].data as Float32Array, present: { length: total, keys, values } };
+    const logits = out[QWEN_IO.logits].data as Float32Array;
+    if (!this.returnsAdded) return { logits, present: { length: total, keys, values } };
+    const added = { keys, values, total: q, kvHeads: kvH, headDim };
+    return {
+      logits,
+      present: appendKv(past, added, 0, q, this.config),
+      added: { length: q, keys, values },
+    };
   }
 
   emptyKv(): KvState {
@@ -134,11 +151,11 @@ export class OrtSessionRuntime implements DecoderRuntime {
   }
 
   sliceKv(kv: KvState, length: number): KvState {
-    return sliceKvState(kv, length, this.config);
+    return kvPrefix(kv, length, this.config);
   }
 
   kvBytes(kv: KvState): number {
-    return kvStateBytes(kv);
+    return kvViewBytes(kv);
   }
 
   async dispose(): Promise<void> {

@@ -2,12 +2,13 @@
  * The worker side of {@link WorkerDecoderRuntime}: loads the model with `loadModel` and runs its
  * forward passes here, so onnxruntime-node's session (which runs on the thread that calls it)
  * never holds up the main thread's event loop. Steps arrive one at a time from the main thread's
- * batcher; each reply hands its arrays over (transferred, not copied).
+ * batcher; each reply hands its arrays over (transferred, not copied): the new rows' keys and
+ * values where the graph returns them apart, else the whole present.
  */
 import { loadModel } from "../load-model";
 import type { Model } from "../model";
 import type { RtoolTokenizer } from "../tokenizer";
-import type { FromSessionWorker, ToSessionWorker } from "./session-worker-protocol";
+import type { FromSessionWorker, ToSessionWorker, WorkerStepOutput } from "./session-worker-protocol";
 
 declare const self: Worker;
 
@@ -38,11 +39,16 @@ self.onmessage = async (event: MessageEvent<ToSessionWorker>) => {
   } else if (message.type === "step") {
     try {
       if (!model) throw new Error("the session worker has no model loaded");
-      const output = await model.runtime.step(message.input);
+      const step = await model.runtime.step(message.input);
+      // The main thread holds the past: the new rows are all it needs back, when there are such.
+      const output: WorkerStepOutput = step.added
+        ? { logits: step.logits, added: step.added }
+        : { logits: step.logits, present: step.present };
+      const kv = output.added ?? output.present;
       const buffers = new Set<ArrayBufferLike>([
         output.logits.buffer,
-        ...output.present.keys.map((k) => k.buffer),
-        ...output.present.values.map((v) => v.buffer),
+        ...kv.keys.map((k) => k.buffer),
+        ...kv.values.map((v) => v.buffer),
       ]);
       const transfer = [...buffers].filter(
         (b): b is ArrayBuffer => b instanceof ArrayBuffer && b.byteLength > 0,

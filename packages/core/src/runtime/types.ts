@@ -38,6 +38,12 @@ export interface StepOutput {
   /** past followed by the q new tokens (length past.length + q). */
   present: KvState;
   /**
+   * The q new tokens' keys and values alone (length q), when the runtime has them apart from
+   * the past (rtool's graph returns only the new rows; `present` is then a view of `past` and
+   * these). A batching layer builds each request's present from them without copying.
+   */
+  added?: KvState;
+  /**
    * Where the step's time went, when a batching layer ran it (`BatchedRuntime`); absent from a
    * plain session, whose step is all forward pass.
    */
@@ -62,7 +68,7 @@ export interface DecoderRuntime {
   step(input: StepInput): Promise<StepOutput>;
   /** An empty cache (length 0). */
   emptyKv(): KvState;
-  /** A copy of the first `length` positions of `kv`. */
+  /** The first `length` positions of `kv` (a view or a copy: states are read-only). */
   sliceKv(kv: KvState, length: number): KvState;
   /** Bytes held by a cache, for LRU accounting. */
   kvBytes(kv: KvState): number;

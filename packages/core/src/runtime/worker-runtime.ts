@@ -3,8 +3,8 @@
  * runs a session on the thread that calls `run` (its promise only defers the call), so on the
  * main thread every forward pass holds up the event loop: a server's HTTP requests, SSE writes
  * and timers all wait for the pass in progress. Here the pass runs in the worker while the main
- * thread keeps serving; a step costs one copy of its past KV into the worker (the present comes
- * back transferred). Batching (`BatchedRuntime`), the prefix cache and the decoders stay on the
+ * thread keeps serving; a step costs one copy of its past KV into the worker (the new rows come
+ * back transferred, and the present is a view of the past and them). Batching (`BatchedRuntime`), the prefix cache and the decoders stay on the
  * main thread, unchanged: they see a runtime like any other.
  */
 import { existsSync } from "node:fs";
@@ -13,8 +13,14 @@ import type { LoadModelOptions } from "../create-model";
 import { Model } from "../model";
 import type { QwenConfig } from "../model/types";
 import { loadTokenizer, type RtoolTokenizer } from "../tokenizer";
-import { emptyKvState, kvStateBytes, sliceKvState } from "./kv";
-import type { FromSessionWorker, SessionWorkerLoad, ToSessionWorker } from "./session-worker-protocol";
+import { emptyKvState } from "./kv";
+import type {
+  FromSessionWorker,
+  SessionWorkerLoad,
+  ToSessionWorker,
+  WorkerStepOutput,
+} from "./session-worker-protocol";
+import { appendKv, kvPrefix, kvViewBytes } from "./split-kv";
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "./types";
 
 /** Options of {@link loadModelInWorker}: `loadModel`'s, less the hooks that cannot cross threads. */
@@ -30,6 +36,8 @@ export class SessionWorkerError extends Error {
 }
 
 interface Waiting {
+  /** The step's past: the present is it and the rows the worker sends back. */
+  past: KvState;
   resolve: (output: StepOutput) => void;
   reject: (error: Error) => void;
 }
@@ -81,7 +89,7 @@ export class WorkerDecoderRuntime implements DecoderRuntime {
     if (this.disposed) return Promise.reject(new SessionWorkerError("Error", "the runtime was disposed"));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { past: input.past, resolve, reject });
       // The past is copied, not transferred: the prefix cache and other callers still hold it.
       const message: ToSessionWorker = { type: "step", id, input: plainInput(input) };
       this.worker.postMessage(message);
@@ -93,11 +101,11 @@ export class WorkerDecoderRuntime implements DecoderRuntime {
   }
 
   sliceKv(kv: KvState, length: number): KvState {
-    return sliceKvState(kv, length, this.config);
+    return kvPrefix(kv, length, this.config);
   }
 
   kvBytes(kv: KvState): number {
-    return kvStateBytes(kv);
+    return kvViewBytes(kv);
   }
 
   /** Releases the session and ends the worker (steps still waiting are refused). */
@@ -123,7 +131,7 @@ export class WorkerDecoderRuntime implements DecoderRuntime {
     if (message.type === "step") {
       const waiting = this.waiting.get(message.id);
       this.waiting.delete(message.id);
-      waiting?.resolve(message.output);
+      if (waiting) waiting.resolve(this.stepOutput(waiting.past, message.output));
     } else if (message.type === "error" && message.id !== null) {
       const waiting = this.waiting.get(message.id);
       this.waiting.delete(message.id);
@@ -131,6 +139,18 @@ export class WorkerDecoderRuntime implements DecoderRuntime {
     } else if (message.type === "warning") {
       console.warn(message.message);
     }
+  }
+
+  private stepOutput(past: KvState, output: WorkerStepOutput): StepOutput {
+    if (!output.added) return { logits: output.logits, present: output.present };
+    const { numKeyValueHeads: kvHeads, headDim } = this.config;
+    const { keys, values, length } = output.added;
+    const rows = { keys, values, total: length, kvHeads, headDim };
+    return {
+      logits: output.logits,
+      present: appendKv(past, rows, 0, length, this.config),
+      added: output.added,
+    };
   }
 
   private failAll(error: Error): void {
