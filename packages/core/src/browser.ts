@@ -14,7 +14,7 @@
  * @packageDocumentation
  */
 
-export { type CallerLanesOptions, createCallerLanes } from "./batch/caller-lanes";
+export { type CallerLanesOptions, createCallerLanes, WASM_MERGE_OPTIONS } from "./batch/caller-lanes";
 export type { PrefixCacheStats } from "./batch/prefix-cache";
 export { DEFAULT_PREFIX_CACHE_BYTES, PrefixCache } from "./batch/prefix-cache";
 export * from "./batch/public";

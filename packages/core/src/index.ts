@@ -5,7 +5,7 @@
  */
 
 export { BatchedRuntime, type BatchedRuntimeOptions } from "./batch/batched-runtime";
-export { type CallerLanesOptions, createCallerLanes } from "./batch/caller-lanes";
+export { type CallerLanesOptions, createCallerLanes, WASM_MERGE_OPTIONS } from "./batch/caller-lanes";
 export { type KvAnchor, KvLineage, layoutSharedPast, type SharedPastLayout } from "./batch/kv-lineage";
 export { type KvLayout, mergeSteps } from "./batch/merge-steps";
 export { PassCostModel, type PassCostOptions, weightCount } from "./batch/pass-cost";

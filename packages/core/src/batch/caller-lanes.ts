@@ -14,7 +14,21 @@ import { SequenceBatch, type SequenceMergeOptions } from "./sequence-batch";
 export interface CallerLanesOptions extends Omit<RealtimeCallerOptions, "prefixCache"> {
   /** When concurrent steps share a pass; default "cost" (see {@link SequenceMergeOptions}). */
   mergePolicy?: MergePolicy;
+  /**
+   * Limits and machine constants of merging (rows and past per merged pass, the cost model's
+   * constants, the merge window); defaults suit native CPU kernels ({@link WASM_MERGE_OPTIONS}
+   * for onnxruntime-web's WebAssembly ones).
+   */
+  merge?: Omit<SequenceMergeOptions, "policy" | "onPass" | "currentSignal">;
 }
+
+/**
+ * Merging for onnxruntime-web's WebAssembly kernels (2 threads, chromium on the 2-core reference
+ * machine), from rt-tiny's in-page calls in Neon Arena: a ship's prefill of 40-70 rows over ~300
+ * cached positions takes 22-30 ms alone, but two ships' prefills merged took 50-106 ms, so a
+ * merged pass holds few rows: several agents' decode steps share passes, prefills run apart.
+ */
+export const WASM_MERGE_OPTIONS: Readonly<NonNullable<CallerLanesOptions["merge"]>> = { maxRows: 32 };
 
 /**
  * `lanes` callers on `model` whose concurrent calls share forward passes and one prefix cache.
@@ -33,13 +47,13 @@ export function createCallerLanes(
 ): RealtimeCaller[] {
   if (!Number.isInteger(lanes) || lanes < 1)
     throw new RangeError(`lanes must be an integer >= 1, got ${lanes}`);
-  const { mergePolicy, ...callerOptions } = options;
+  const { mergePolicy, merge, ...callerOptions } = options;
   const cacheBytes = callerOptions.prefixCacheBytes ?? DEFAULT_PREFIX_CACHE_BYTES;
   // one sequence table for all lanes, as the server's pool has: their prompts and heads are
   // sequences of one merging SequenceBatch, so passes, the prefix cache and eviction are shared
   const sequences = new SequenceBatch(model.runtime, {
     prefixCacheBytes: cacheBytes,
-    merge: { policy: mergePolicy },
+    merge: { ...merge, policy: mergePolicy },
   });
   return Array.from(
     { length: lanes },

@@ -10,7 +10,7 @@ import { loadModel } from "../load-model";
 import type { Model } from "../model";
 import type { RtoolTokenizer } from "../tokenizer";
 import { BatchedRuntime } from "./batched-runtime";
-import { createCallerLanes } from "./caller-lanes";
+import { createCallerLanes, WASM_MERGE_OPTIONS } from "./caller-lanes";
 import { RequestAbortedError } from "./errors";
 
 // Loading a model takes seconds on a busy machine.
@@ -95,6 +95,19 @@ describe("core batches concurrent callers", () => {
     for (const request of REQUESTS) await one!.call(request);
     expect(merged.passes()).toBeLessThan(serial.passes());
     expect(() => createCallerLanes(model, 0)).toThrow(RangeError);
+  });
+
+  test("the lanes' merge options reach their batcher: no merged pass holds more rows than maxRows", async () => {
+    const capped = counting(model);
+    const lanes = createCallerLanes(capped.model, 2, {
+      ...OPTIONS,
+      mergePolicy: "always",
+      merge: { maxRows: 1 },
+    });
+    const results = await Promise.all(lanes.map((lane, i) => lane.call(REQUESTS[i]!)));
+    // every prompt is a step of several rows: none may join another's pass
+    for (const result of results) expect(result.timings.sharedSteps).toBe(0);
+    expect(WASM_MERGE_OPTIONS.maxRows).toBeGreaterThan(0);
   });
 
   test("a step of an aborted request is refused and counted", async () => {

@@ -1,8 +1,8 @@
 /**
  * The cost model that decides whether a step joins a merged pass. A merged pass pays the fixed
  * cost of a pass and reads the weights once instead of once per step; its block-diagonal
- * attention scores every new row against the whole merged past, and pasts are copied in and
- * presents out. Costs are in bytes read at the memory bandwidth, estimated from the model's shape.
+ * attention scores every new row against the whole merged past, and the pasts are copied into
+ * one. Costs are in bytes read at the memory bandwidth, estimated from the model's shape.
  */
 import type { QwenConfig } from "../model/types";
 import type { StepInput } from "../runtime/types";
@@ -68,17 +68,17 @@ export class PassCostModel {
     );
   }
 
-  /** A step run alone: the graph copies its past into the present, which is copied out. */
+  /** A step run alone: the graph copies its past and new rows into the keys it attends over. */
   alone(input: StepInput): number {
     const q = input.tokenIds.length;
     const p = input.past.length;
-    return this.pass(q, q * (p + q), 2 * (p + q));
+    return this.pass(q, q * (p + q), p + q);
   }
 
   /**
    * Merged-past length and cost of one pass over `inputs` (with their pasts' `anchors`): the
-   * merged past is copied in, then into the merged present inside the graph and out of it
-   * (requests' presents are views of that, see `SplitKv`).
+   * merged past is copied in, then with the new rows into the keys the graph attends over (only
+   * the new rows come out; requests' presents are views, see `appendKv`).
    */
   merged(
     inputs: readonly StepInput[],
@@ -91,7 +91,7 @@ export class PassCostModel {
     const P = layout.total;
     let Q = 0;
     for (const s of inputs) Q += s.tokenIds.length;
-    return { past: P, cost: this.pass(Q, Q * (P + Q), P + 2 * (P + Q)) };
+    return { past: P, cost: this.pass(Q, Q * (P + Q), P + (P + Q)) };
   }
 }
 

@@ -99,11 +99,17 @@ export interface InPageCore {
   ): Promise<{ model: unknown; timings: InPageLoadTimings; wasm?: InPageThreads }>;
   createRealtimeCaller(model: never, options: CoreCallerOptions): Promise<CoreCaller>;
   /** Callers whose concurrent calls share forward passes (`@rtool/core`'s); without it, one caller. */
-  createCallerLanes?(model: never, lanes: number, options: CoreCallerOptions): CoreCaller[];
+  createCallerLanes?(
+    model: never,
+    lanes: number,
+    options: CoreCallerOptions & { merge?: object },
+  ): CoreCaller[];
   /** `@rtool/core`'s answer cache (one shared by all lanes); without it, every call decodes. */
   AnswerCache?: new (
     entries: number,
   ) => object;
+  /** `@rtool/core`'s merge limits for WebAssembly kernels, for the lanes. */
+  WASM_MERGE_OPTIONS?: object;
 }
 
 /** The caller options the worker sets. */

@@ -79,7 +79,10 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
       const answerCache =
         core.AnswerCache && answerEntries > 0 ? (new core.AnswerCache(answerEntries) as never) : undefined;
       const options = { cacheSystemTurn: true, ...(answerCache ? { answerCache } : {}) };
-      if (core.createCallerLanes && lanes > 1) return core.createCallerLanes(loaded, lanes, options);
+      // merged passes sized for WebAssembly's kernels: agents' prefills apart, small steps together
+      const merge = core.WASM_MERGE_OPTIONS;
+      if (core.createCallerLanes && lanes > 1)
+        return core.createCallerLanes(loaded, lanes, { ...options, ...(merge ? { merge } : {}) });
       return [await core.createRealtimeCaller(loaded, options)];
     })();
     return callers;
