@@ -83,10 +83,16 @@ try {
   }
   const end = previous;
   // the HUD's recent calls: the last seconds of play
-  const shipMs = end.calls
-    .filter((call) => call.agent.startsWith("enemy-"))
-    .map((call) => call.latencyMs)
-    .filter((ms): ms is number => ms !== null);
+  const shipCalls = end.calls.filter((call) => call.agent.startsWith("enemy-"));
+  const shipMs = shipCalls.map((call) => call.latencyMs).filter((ms): ms is number => ms !== null);
+  // where the worker spent the ships' calls (their replies' timings; answer-cache hits aside)
+  const decoded = shipCalls.flatMap((call) =>
+    call.timings && !call.timings.answer_cached ? [call.timings] : [],
+  );
+  const stage = (pick: (t: (typeof decoded)[number]) => number) => ({
+    median: quantile(decoded.map(pick), 0.5),
+    p90: quantile(decoded.map(pick), 0.9),
+  });
   const report = {
     date: new Date().toISOString(),
     browser: `chromium headless (--disable-gpu), onnxruntime-web 1.30.0 WASM, ${cached.threads?.numThreads ?? "?"} thread(s), in a Web Worker`,
@@ -124,6 +130,18 @@ try {
       median: quantile(shipMs, 0.5),
       p90: quantile(shipMs, 0.9),
       samples: shipMs.length,
+    },
+    // the worker's side of the same calls: a call is its wait for a lane and for the pass in
+    // progress, then its forward passes
+    ship_worker_stages: {
+      decoded_calls: decoded.length,
+      answer_cached_calls: shipCalls.filter((call) => call.timings?.answer_cached).length,
+      total_ms: stage((t) => t.total_ms),
+      forward_ms: stage((t) => t.forward_ms),
+      batch_wait_ms: stage((t) => t.batch_wait_ms),
+      queue_ms: stage((t) => t.queue_ms),
+      prefilled_tokens: stage((t) => t.prefilled_tokens),
+      shared_steps: stage((t) => t.shared_steps),
     },
   };
   const out = OUT;

@@ -23,6 +23,7 @@ export {
   REQUEST_ERROR_CODES,
   REQUEST_LIMITS,
 } from "./constants";
+export { type EngineTimings, replyTimings } from "./timings";
 export {
   type FunctionDefinition,
   type FunctionTool,

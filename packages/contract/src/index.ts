@@ -49,3 +49,4 @@ export {
   serverTimingsSchema,
   toolSchema,
 } from "./function-call";
+export { type EngineTimings, replyTimings } from "./timings";

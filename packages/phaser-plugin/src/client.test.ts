@@ -281,6 +281,8 @@ describe("validation and dispatch", () => {
         heads: { function: "move" },
         latencyMs: 40,
         serverLatencyMs: 5,
+        // the fake server sends no stage timings
+        timings: null,
       },
     ]);
     expect(events("latency")).toMatchObject([{ agent: "ship", ms: 40 }]);

@@ -392,6 +392,7 @@ export class AgentClient {
       heads,
       latencyMs,
       serverLatencyMs: typeof reply.latency_ms === "number" ? reply.latency_ms : null,
+      timings: reply.timings ?? null,
     });
     flight.command?.resolve({ ok: true, function: outcome.function, args: outcome.args });
   }

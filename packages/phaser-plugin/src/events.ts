@@ -2,6 +2,7 @@
  * Payloads of the events a client (and so `this.rtool`) emits. Every payload names the agent
  * and what started the request, so one listener can serve a whole HUD.
  */
+import type { ServerTimings } from "@rtool/contract";
 import type { RequestSource } from "./agent";
 import type { CallArgs, CallRejectionCode } from "./validate-call";
 
@@ -18,6 +19,8 @@ export interface CallEvent {
   latencyMs: number;
   /** The server's own measure, when it sent one. */
   serverLatencyMs: number | null;
+  /** Where the engine spent the call's time (rtool-server and the in-page engine send it). */
+  timings: ServerTimings | null;
 }
 
 /** A head that finished decoding (streaming transports only), before the call is complete. */

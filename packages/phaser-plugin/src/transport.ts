@@ -38,7 +38,7 @@ export type { Issue as ServerIssue };
  * the fields below are required (a test transport or an in-page engine may leave out the rest).
  */
 export type CallReply = Pick<FunctionCallReply, "success" | "function" | "args" | "heads" | "latency_ms"> &
-  Partial<Pick<FunctionCallReply, "valid" | "errors" | "error" | "content">>;
+  Partial<Pick<FunctionCallReply, "valid" | "errors" | "error" | "content" | "timings">>;
 
 /** A head that finished decoding, streamed before the call is complete. */
 export interface HeadUpdate {

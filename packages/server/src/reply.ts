@@ -2,7 +2,7 @@
  * A core call result in the reference server's reply shape (`success`, `function`, `args`,
  * `heads`, `content`, `latency_ms`, `error`) plus rtool's `valid`, `errors` and `timings`.
  */
-import { type FunctionCallReply, NULL_HEAD } from "@rtool/contract";
+import { type FunctionCallReply, NULL_HEAD, replyTimings } from "@rtool/contract";
 import type { CallerResult } from "./caller";
 
 /** What unused heads read as in `heads`, as in the reference server (the contract's marker). */
@@ -37,7 +37,6 @@ export function toFunctionCallReply(
       : result.valid
         ? null
         : result.errors.map((e) => `${e.path}: ${e.message}`).join("; ");
-  const t = result.timings;
   return {
     success: result.function !== null,
     function: result.function,
@@ -48,25 +47,7 @@ export function toFunctionCallReply(
     error,
     valid: result.valid,
     errors: result.errors,
-    timings: {
-      prefill_ms: round(t.prefillMs),
-      decode_ms: round(t.decodeMs),
-      steps: t.steps,
-      cached_prefix_tokens: t.cachedPrefixTokens,
-      total_ms: round(t.totalMs),
-      queue_ms: round(measured.queueMs),
-      // The stages between a request's arrival and its reply, so a slow call shows where it
-      // waited (engines that do not report a stage give 0).
-      prepare_ms: round(t.prepareMs ?? 0),
-      lane_wait_ms: round(t.queuedMs ?? 0),
-      batch_wait_ms: round(t.batchWaitMs ?? 0),
-      forward_ms: round(t.forwardMs ?? 0),
-      shared_steps: t.sharedSteps ?? 0,
-      prompt_tokens: t.promptTokens ?? 0,
-      prefilled_tokens: t.prefilledTokens ?? Math.max(0, (t.promptTokens ?? 0) - t.cachedPrefixTokens),
-      fed_tokens: t.fedTokens ?? 0,
-      answer_cached: t.answerCached ?? false,
-    },
+    timings: replyTimings(result.timings, measured.queueMs),
   };
 }
 

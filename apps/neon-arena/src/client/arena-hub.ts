@@ -82,6 +82,7 @@ export class ArenaHub {
           args: event.args,
           heads: event.heads,
           latencyMs: event.latencyMs,
+          timings: event.timings,
           accepted: true,
         }),
       ),

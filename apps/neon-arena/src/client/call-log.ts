@@ -2,6 +2,7 @@
  * The calls the HUD shows and `window.rtoolArena.state()` reports: a bounded, newest-last log of
  * accepted and refused calls with their heads and latency, and per-agent rates.
  */
+import type { CallEvent } from "@rtool/phaser-plugin";
 
 /** One call as logged. */
 export interface LoggedCall {
@@ -14,6 +15,8 @@ export interface LoggedCall {
   args: Record<string, unknown>;
   heads: Record<string, string>;
   latencyMs: number | null;
+  /** Where the engine spent an accepted call's time (its reply's `timings`), when it said. */
+  timings?: CallEvent["timings"];
   accepted: boolean;
   /** Why it was refused, when it was. */
   reason?: string;

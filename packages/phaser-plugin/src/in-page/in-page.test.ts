@@ -43,6 +43,7 @@ function scriptedCore(
       heads: { function: "move", arg1: direction },
       valid: true,
       errors: [],
+      timings: { prefillMs: 2, decodeMs: 1, steps: 2, cachedPrefixTokens: 30, totalMs: 3.5, forwardMs: 2.5 },
     };
   };
   const wait = async () => {
@@ -134,12 +135,25 @@ describe("in-page engine", () => {
     const client = new AgentClient({ transport: engine.transport });
     const moved: string[] = [];
     const heads: string[] = [];
+    const timings: unknown[] = [];
     client.on("head", (h) => heads.push(`${h.head}=${h.text}`));
+    client.on("call", (c) => timings.push(c.timings));
     client.tool(moveTool, ({ direction }) => void moved.push(direction as string));
     const outcome = await client.command("go up");
     expect(outcome).toEqual({ ok: true, function: "move", args: { direction: "up" } });
     expect(moved).toEqual(["up"]);
     expect(heads).toEqual(["function=move", "arg1=up"]);
+    // the engine's stages in the server's reply shape
+    expect(timings).toEqual([
+      expect.objectContaining({
+        prefill_ms: 2,
+        forward_ms: 2.5,
+        steps: 2,
+        cached_prefix_tokens: 30,
+        prompt_tokens: 0,
+      }),
+    ]);
+    expect((timings[0] as { queue_ms: number }).queue_ms).toBeGreaterThanOrEqual(0);
     expect(client.status).toBe("online");
     client.destroy();
   });

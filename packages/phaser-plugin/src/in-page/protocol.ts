@@ -4,6 +4,7 @@
  * structurally instead of importing core, so a server-only install of the plugin pulls in no
  * model runtime: the game's worker script hands core to {@link serveInPageWorker}.
  */
+import type { EngineTimings } from "@rtool/contract/calls";
 import type { CallReply, TransportRequest } from "../transport";
 
 /** How the worker loads the model: `loadWebModel`'s options, plus its URL. */
@@ -75,6 +76,8 @@ export interface CoreCallResult {
   heads: Partial<Record<string, string | null>>;
   valid: boolean;
   errors: { path: string; message: string }[];
+  /** Where the call's time went (prefill, decode, forward passes, waits). */
+  timings: EngineTimings;
 }
 
 /** What the worker calls on a `RealtimeCaller`. */

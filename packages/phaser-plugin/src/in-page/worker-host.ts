@@ -5,6 +5,7 @@
  * (its agent's request was superseded, invalidated or timed out on the page) leaves the queue
  * without costing a forward pass, so the newest request of each agent is the one that runs.
  */
+import { replyTimings } from "@rtool/contract/calls";
 import type { CallReply } from "../transport";
 import type {
   CoreCaller,
@@ -32,8 +33,11 @@ const REQUEST_ERRORS = new Set([
   "PromptFormatError",
 ]);
 
-/** A core result in the server's reply shape, which the plugin's client validates and dispatches. */
-function toReply(result: CoreCallResult, latencyMs: number): CallReply {
+/**
+ * A core result in the server's reply shape, which the plugin's client validates and dispatches,
+ * with the server's per-stage `timings` (`queueMs`: waiting in this worker for a free lane).
+ */
+function toReply(result: CoreCallResult, latencyMs: number, queueMs: number): CallReply {
   const heads: Record<string, string> = {};
   for (const [name, text] of Object.entries(result.heads)) heads[name] = text ?? NULL_HEAD;
   const problems = result.errors.map((e) => `${e.path}: ${e.message}`).join("; ");
@@ -46,6 +50,7 @@ function toReply(result: CoreCallResult, latencyMs: number): CallReply {
     valid: result.valid,
     errors: result.errors,
     error: result.function === null ? problems || "No function called" : result.valid ? null : problems,
+    timings: replyTimings(result.timings, queueMs),
   };
 }
 
@@ -64,6 +69,8 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
   // Callers for both formats: each request names its own, so the page holds one prefix cache.
   let callers: Promise<CoreCaller[]> | null = null;
   const queue: Extract<ToWorker, { type: "call" }>[] = [];
+  /** When each queued call arrived, for its reply's queue time. */
+  const arrivedAt = new Map<number, number>();
   let model: Promise<unknown> | null = null;
   let lanes = DEFAULT_LANES;
   let answerEntries = DEFAULT_ANSWER_CACHE;
@@ -90,6 +97,8 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
 
   const decode = async (lane: number, { id, request, stream }: Extract<ToWorker, { type: "call" }>) => {
     const started = performance.now();
+    const queueMs = started - (arrivedAt.get(id) ?? started);
+    arrivedAt.delete(id);
     try {
       const caller = (await theCallers())[lane]!;
       let result: CoreCallResult | undefined;
@@ -101,7 +110,7 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
       } else {
         result = await caller.call(request);
       }
-      scope.postMessage({ type: "reply", id, reply: toReply(result!, performance.now() - started) });
+      scope.postMessage({ type: "reply", id, reply: toReply(result!, performance.now() - started, queueMs) });
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
       const kind = REQUEST_ERRORS.has(err.name) ? "rejected" : "failed";
@@ -163,12 +172,14 @@ export function serveInPageWorker(scope: WorkerScope, core: InPageCore): void {
   scope.addEventListener("message", ({ data }) => {
     if (data.type === "load") load(data.options);
     else if (data.type === "call") {
+      arrivedAt.set(data.id, performance.now());
       queue.push(data);
       pump();
     } else if (data.type === "cancel") {
       const at = queue.findIndex((queued) => queued.id === data.id);
       if (at >= 0) {
         queue.splice(at, 1);
+        arrivedAt.delete(data.id);
         scope.postMessage({ type: "error", id: data.id, kind: "cancelled", message: "cancelled" });
       }
     }
