@@ -4,10 +4,11 @@ import { createModelFromWeights } from "../create-model";
 import { randomQwenWeights } from "../graph/random-weights";
 import type { Model } from "../model";
 import type { QwenConfig } from "../model/types";
+import { PassBuffers } from "../runtime/pass-buffers";
 import { SplitKv } from "../runtime/split-kv";
 import type { KvState, StepInput, StepOutput } from "../runtime/types";
 import { BatchedRuntime } from "./batched-runtime";
-import { mergeSteps, PassBuffers } from "./merge-steps";
+import { mergeSteps } from "./merge-steps";
 
 // Loading a model (or spawning the CLI) takes seconds on a busy machine.
 setDefaultTimeout(60_000);

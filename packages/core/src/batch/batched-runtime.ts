@@ -11,11 +11,12 @@
  * decision to merge `pass-cost.ts`'s.
  */
 
+import { PassBuffers } from "../runtime/pass-buffers";
 import { kvPrefix, kvViewBytes, SplitKv } from "../runtime/split-kv";
 import type { DecoderRuntime, KvState, StepInput, StepOutput, StepTiming } from "../runtime/types";
 import { RequestAbortedError } from "./errors";
 import { KvLineage } from "./kv-lineage";
-import { mergeSteps, PassBuffers } from "./merge-steps";
+import { mergeSteps } from "./merge-steps";
 import { PassCostModel, type PassCostOptions } from "./pass-cost";
 
 /**

@@ -5,6 +5,7 @@
  * tree mask), so every step gets the logits and present KV it would have got alone.
  */
 
+import type { PassBuffers } from "../runtime/pass-buffers";
 import { appendKv, copyPositions, type KvSource, SplitKv } from "../runtime/split-kv";
 import type { StepInput, StepOutput } from "../runtime/types";
 import { type KvAnchor, layoutSharedPast } from "./kv-lineage";
@@ -14,25 +15,6 @@ export interface KvLayout {
   numLayers: number;
   numKeyValueHeads: number;
   headDim: number;
-}
-
-/**
- * Arrays a merging runtime fills for each pass (the merged past, the mask) and reuses for the
- * next: the pass only reads them, and fresh memory costs more to write than the copy itself
- * (page faults). Arrays grow to the largest pass seen; a pass gets views of the size it needs.
- */
-export class PassBuffers {
-  private readonly arrays = new Map<string, Float32Array>();
-
-  /** A view of `floats` floats of the array named `slot` (contents left from an earlier pass). */
-  take(slot: string, floats: number): Float32Array {
-    let array = this.arrays.get(slot);
-    if (!array || array.length < floats) {
-      array = new Float32Array(Math.max(floats, Math.ceil((array?.length ?? 0) * 1.25)));
-      this.arrays.set(slot, array);
-    }
-    return array.subarray(0, floats);
-  }
 }
 
 /** Fresh arrays for a merge that keeps none (one pass). */

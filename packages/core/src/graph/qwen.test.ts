@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { maxAbsDiff, tinyQwen2, tinyQwen3 } from "../../test/tiny-configs";
 import { runtimeForGraph } from "../create-model";
 import { int8Linear } from "../quant/int8";
+import { SplitKv } from "../runtime/split-kv";
 import { UnsupportedGraphFeatureError } from "./errors";
 import { buildQwenGraph, QWEN_IO, RTOOL_IO_LAYOUT, ropeFrequencyDivisor } from "./qwen";
 import { qwenTensorShapes, randomQwenWeights } from "./random-weights";
@@ -114,5 +115,28 @@ test("a graph that returns the new rows gives the present of one that returns wh
     }
   } finally {
     await Promise.all([rowsRt.dispose(), wholeRt.dispose()]);
+  }
+});
+
+test("a step over a view (a present, a cached prefix) leaves it unmade and equals the step over its copy", async () => {
+  const rt = await runtimeForGraph(tinyQwen3, buildQwenGraph(tinyQwen3, randomQwenWeights(tinyQwen3, 6)), {
+    threads: 1,
+  });
+  try {
+    const first = await rt.step({ tokenIds: [5, 6, 7, 8], positions: [0, 1, 2, 3], past: rt.emptyKv() });
+    const view = rt.sliceKv(first.present, 3) as SplitKv;
+    expect(view).toBeInstanceOf(SplitKv);
+    const overView = await rt.step({ tokenIds: [9, 2], positions: [3, 4], past: view });
+    expect(view.materialized).toBe(false);
+    const copy = {
+      length: 3,
+      keys: view.keys.map((k) => k.slice()),
+      values: view.values.map((v) => v.slice()),
+    };
+    const overCopy = await rt.step({ tokenIds: [9, 2], positions: [3, 4], past: copy });
+    expect(maxAbsDiff(overView.logits, overCopy.logits)).toBe(0);
+    expect(maxAbsDiff(overView.present.values[1]!, overCopy.present.values[1]!)).toBe(0);
+  } finally {
+    await rt.dispose();
   }
 });

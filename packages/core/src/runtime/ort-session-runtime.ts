@@ -10,7 +10,8 @@ import { QWEN_IO } from "../graph/qwen";
 import type { QwenConfig } from "../model/types";
 import { RuntimeDisposedError, StepInputError } from "./errors";
 import { causalMask, emptyKvState } from "./kv";
-import { appendKv, kvPrefix, kvViewBytes } from "./split-kv";
+import { PassBuffers } from "./pass-buffers";
+import { appendKv, copyPositions, kvPrefix, kvViewBytes, SplitKv } from "./split-kv";
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "./types";
 
 /** A tensor as this runtime reads it back: its data only. */
@@ -65,6 +66,8 @@ export class OrtSessionRuntime implements DecoderRuntime {
   private disposed = false;
   /** Whether the graph returns the new rows alone (`added.*`) rather than whole presents. */
   private readonly returnsAdded: boolean;
+  /** Arrays that views' pasts were laid out in, free for the next step. */
+  private readonly spareBuffers: PassBuffers[] = [];
 
   constructor(
     readonly config: QwenConfig,
@@ -96,8 +99,10 @@ export class OrtSessionRuntime implements DecoderRuntime {
       throw new StepInputError("attentionMask", `has ${mask.length} entries, expected ${q} x ${total}`);
     }
     const rows = toInt64(input.logitRows ?? [q - 1], "logitRows", q, (r) => `row ${r} outside [0, ${q})`);
-    if (past.keys.length !== numLayers || past.values.length !== numLayers) {
-      throw new StepInputError("past", `has ${past.keys.length} layers, the model has ${numLayers}`);
+    // a view's layers are counted without making it contiguous
+    const pastLayers = past instanceof SplitKv && !past.materialized ? past.layerCount : past.keys.length;
+    if (pastLayers !== numLayers || (!(past instanceof SplitKv) && past.values.length !== numLayers)) {
+      throw new StepInputError("past", `has ${pastLayers} layers, the model has ${numLayers}`);
     }
 
     // the graph's RoPE tables end at the model's context
@@ -116,18 +121,32 @@ export class OrtSessionRuntime implements DecoderRuntime {
     };
     const pastDims = [1, kvH, past.length, headDim];
     const layerSize = kvH * past.length * headDim;
-    for (let l = 0; l < numLayers; l++) {
-      if (past.keys[l].length !== layerSize || past.values[l].length !== layerSize) {
-        throw new StepInputError(
-          "past",
-          `layer ${l} holds ${past.keys[l].length} floats, expected ${layerSize}`,
-        );
+    // A view (a present of this graph, a cached prefix) is laid out into reused arrays rather
+    // than made contiguous in fresh memory; concurrent steps each take their own set.
+    const view = past instanceof SplitKv && !past.materialized ? past : null;
+    const buffers = view ? (this.spareBuffers.pop() ?? new PassBuffers()) : null;
+    const layerOf = (kind: "keys" | "values", l: number): Float32Array => {
+      if (!view || !buffers) return past[kind][l]!;
+      const out = buffers.take(`${kind}${l}`, layerSize);
+      for (let h = 0; h < kvH; h++)
+        copyPositions(view, kind, l, h, 0, past.length, out, h * past.length * headDim, headDim);
+      return out;
+    };
+    let out: Record<string, OrtTensorLike>;
+    try {
+      for (let l = 0; l < numLayers; l++) {
+        const keys = layerOf("keys", l);
+        const values = layerOf("values", l);
+        if (keys.length !== layerSize || values.length !== layerSize) {
+          throw new StepInputError("past", `layer ${l} holds ${keys.length} floats, expected ${layerSize}`);
+        }
+        feeds[QWEN_IO.pastKey(l)] = this.tensors.float32(keys, pastDims);
+        feeds[QWEN_IO.pastValue(l)] = this.tensors.float32(values, pastDims);
       }
-      feeds[QWEN_IO.pastKey(l)] = this.tensors.float32(past.keys[l], pastDims);
-      feeds[QWEN_IO.pastValue(l)] = this.tensors.float32(past.values[l], pastDims);
+      out = await this.session.run(feeds);
+    } finally {
+      if (buffers) this.spareBuffers.push(buffers);
     }
-
-    const out = await this.session.run(feeds);
     const keys: Float32Array[] = [];
     const values: Float32Array[] = [];
     const keyName = this.returnsAdded ? QWEN_IO.addedKey : QWEN_IO.presentKey;

@@ -51,10 +51,10 @@ export class SplitKv implements KvState {
   readonly length: number;
   private made: { keys: Float32Array[]; values: Float32Array[] } | null = null;
 
-  /** `layers` is needed only for a view with no runs (length 0). */
+  /** `layerCount` is needed only for a view with no runs (length 0). */
   constructor(
     readonly runs: readonly KvRun[],
-    private readonly layers = runs[0]?.source.keys.length ?? 0,
+    readonly layerCount = runs[0]?.source.keys.length ?? 0,
   ) {
     this.length = runs.reduce((sum, run) => sum + run.length, 0);
   }
@@ -73,7 +73,7 @@ export class SplitKv implements KvState {
       const kvHeads = first?.kvHeads ?? 0;
       const headDim = first?.headDim ?? 0;
       const contiguous = (kind: "keys" | "values") =>
-        Array.from({ length: this.layers }, (_, layer) => {
+        Array.from({ length: this.layerCount }, (_, layer) => {
           const out = new Float32Array(kvHeads * this.length * headDim);
           for (let h = 0; h < kvHeads; h++) {
             copyPositions(this, kind, layer, h, 0, this.length, out, h * this.length * headDim, headDim);
@@ -174,19 +174,14 @@ export function kvPrefix(kv: KvState, length: number, layout: KvHeadLayout): KvS
     runs.push({ source: run.source, from: run.from, length: take });
     left -= take;
   }
-  return new SplitKv(runs, layerCount(split));
-}
-
-/** Layers of a view, read from its first source (a view of length 0 is never cut). */
-function layerCount(kv: SplitKv): number {
-  return kv.runs[0]?.source.keys.length ?? 0;
+  return new SplitKv(runs, split.layerCount);
 }
 
 /** The first `length` positions of `kv` as a plain state of their own (one copy). */
 function copyPrefix(kv: SplitKv, length: number, layout: KvHeadLayout): KvState {
   const { numKeyValueHeads: kvHeads, headDim } = layout;
   const copy = () =>
-    Array.from({ length: layerCount(kv) }, () => new Float32Array(kvHeads * length * headDim));
+    Array.from({ length: kv.layerCount }, () => new Float32Array(kvHeads * length * headDim));
   const state = { length, keys: copy(), values: copy() };
   for (const kind of ["keys", "values"] as const) {
     state[kind].forEach((out, layer) => {
