@@ -32,6 +32,7 @@ export type {
   RealtimeCallerOptions,
 } from "./caller/realtime-caller";
 export { createRealtimeCaller, RealtimeCaller } from "./caller/realtime-caller";
+export { DEFAULT_COPY_BIAS } from "./caller/types";
 export type { ParsedValue } from "./calls/head-value";
 export {
   enumText,
@@ -63,6 +64,7 @@ export type { ConstraintKind, HeadConstraint } from "./decode/constraints/types"
 export { unionConstraint } from "./decode/constraints/union";
 export type { ValueGrammar } from "./decode/constraints/value-grammar";
 export { spacedConstraint } from "./decode/constraints/value-grammar";
+export { biasCopies, CopySource } from "./decode/copy-bias";
 export type {
   DoneText,
   HeadStops,

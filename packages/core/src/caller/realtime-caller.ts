@@ -24,14 +24,15 @@ import { CallerInputError, PromptTooLongError } from "./errors";
 import { EventChannel } from "./event-channel";
 import { SerialQueue } from "./serial-queue";
 import { cacheSystemTurn } from "./system-turn";
-import type {
-  AnswerStore,
-  CallerModel,
-  CallHeads,
-  CallRequest,
-  CallResult,
-  CallStreamEvent,
-  RealtimeCallerOptions,
+import {
+  type AnswerStore,
+  type CallerModel,
+  type CallHeads,
+  type CallRequest,
+  type CallResult,
+  type CallStreamEvent,
+  DEFAULT_COPY_BIAS,
+  type RealtimeCallerOptions,
 } from "./types";
 
 export type {
@@ -100,6 +101,8 @@ export class RealtimeCaller {
   readonly constrained: boolean;
   readonly skipForcedTokens: boolean;
   readonly draftTokens: number;
+  /** The copy nudge of free-text heads (see `RealtimeCallerOptions.copyBias`). */
+  readonly copyBias: number;
   readonly cacheSystemTurn: boolean;
   /** Token ids of recent system turns (tokenizing a long turn per call would cost more than its lookup). */
   private readonly systemIds = new Map<string, readonly number[]>();
@@ -127,6 +130,9 @@ export class RealtimeCaller {
     this.draftTokens = options.draftTokens ?? defaultDraftTokens(model.runtime.config);
     if (!(Number.isInteger(this.draftTokens) && this.draftTokens >= 0))
       throw new CallerInputError("draftTokens", `must be a non-negative integer, got ${options.draftTokens}`);
+    this.copyBias = options.copyBias ?? DEFAULT_COPY_BIAS;
+    if (!(Number.isFinite(this.copyBias) && this.copyBias >= 0))
+      throw new CallerInputError("copyBias", `must be a finite number >= 0, got ${options.copyBias}`);
     this.cacheSystemTurn = options.cacheSystemTurn ?? false;
     if (options.sequences && options.sequences.runtime !== model.runtime) {
       throw new CallerInputError("sequences", "must run on the caller's model runtime");
@@ -351,6 +357,7 @@ export class RealtimeCaller {
       skipForced: this.skipForcedTokens,
       promptIds,
       draftTokens: this.draftTokens,
+      copyBias: this.copyBias,
       refine,
       holdReportsUntil: this.constrained ? "function" : undefined,
       onHeadDone: onHead,

@@ -9,6 +9,7 @@ import { HashRuntime, ListVocab } from "../decode/testing/hash-runtime";
 import { ToolSchemaError } from "../prompt/tools";
 import { CallerInputError } from "./errors";
 import { createRealtimeCaller } from "./realtime-caller";
+import { DEFAULT_COPY_BIAS } from "./types";
 
 const HEADS = ["function", "arg1", "arg2", "arg3", "content"];
 const SPECIAL = [...HEADS.flatMap((h) => [`<${h}>`, `</${h}>`]), "<|null|>", "<|im_end|>", "<|im_start|>"];
@@ -256,4 +257,17 @@ test("a bad draftTokens is refused when the caller is made", async () => {
     expect(error).toBeInstanceOf(CallerInputError);
     expect((error as CallerInputError).message).toContain("draftTokens");
   }
+});
+
+test("a bad copyBias is refused when the caller is made; the default nudge is on", async () => {
+  for (const copyBias of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    const error = await createRealtimeCaller(scriptedModel({ function: "move</function>" }), {
+      format: "v2",
+      copyBias,
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(CallerInputError);
+    expect((error as CallerInputError).message).toContain("copyBias");
+  }
+  const caller = await createRealtimeCaller(scriptedModel({ function: "move</function>" }), { format: "v2" });
+  expect(caller.copyBias).toBe(DEFAULT_COPY_BIAS);
 });

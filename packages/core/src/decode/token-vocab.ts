@@ -32,6 +32,7 @@ export class VocabIndex {
   private static readonly shared = new WeakMap<TokenVocab, VocabIndex>();
   private readonly texts: (string | undefined)[];
   private sorted: Int32Array | null = null;
+  private byText: Map<string, number> | null = null;
 
   constructor(readonly vocab: TokenVocab) {
     this.texts = new Array(vocab.size);
@@ -52,6 +53,18 @@ export class VocabIndex {
 
   get size(): number {
     return this.vocab.size;
+  }
+
+  /** The token whose whole text is `text` (the lowest id among equals), if any. */
+  idOfText(text: string): number | undefined {
+    if (!this.byText) {
+      this.byText = new Map();
+      for (let id = 0; id < this.size; id++) {
+        const t = this.text(id);
+        if (t !== "" && !this.byText.has(t)) this.byText.set(t, id);
+      }
+    }
+    return this.byText.get(text);
   }
 
   /** The text of token `id` (cached). */

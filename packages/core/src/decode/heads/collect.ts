@@ -34,7 +34,7 @@ export function collectBranch(
   const { temperature } = settings;
   let kept = 0;
   for (let i = 0; i <= fed.draft.length; i++) {
-    const row = logits.subarray(i * width, (i + 1) * width);
+    const row = heads.copyBiased(b, logits.subarray(i * width, (i + 1) * width));
     const allowed = heads.allowedFor(b);
     const token =
       temperature > 0 ? chooseSampled(row, temperature, b.random, allowed) : chooseGreedy(row, allowed);

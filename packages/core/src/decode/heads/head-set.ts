@@ -4,6 +4,8 @@
  * narrows the others: a head whose text is ruled out starts over), and report (each head once,
  * when it is final). The forward passes are the loop's; this only keeps the heads' states.
  */
+
+import { biasCopies, CopySource, userTurn } from "../copy-bias";
 import {
   classifyHeadText,
   type DoneText,
@@ -31,6 +33,8 @@ export class HeadSet {
   private readonly byName: Map<string, Branch>;
   /** Reports wait for `holdReportsUntil` to finish (earlier values may still change). */
   private holding: boolean;
+  /** The request's text for the copy nudge, read from the prompt when first needed. */
+  private copySource: CopySource | null = null;
 
   constructor(
     private readonly input: HeadForksInput,
@@ -81,6 +85,19 @@ export class HeadSet {
   stopWithoutToken(b: Branch): void {
     const state = classifyHeadText(b.text, b.constraint, b.plan.stops);
     this.finish(b, null, state.kind === "open" ? state.value : b.text, "noValidToken");
+  }
+
+  /**
+   * `row` with the copy nudge for `b` (see `copy-bias.ts`): constrained heads that write free
+   * text (or may, before the function is known); enums, numbers, booleans and unconstrained
+   * decoding are left as they are.
+   */
+  copyBiased(b: Branch, row: Float32Array): Float32Array {
+    const { copyBias } = this.settings;
+    const kind = b.constraint?.kind;
+    if (copyBias === 0 || (kind !== "string" && kind !== "union")) return row;
+    this.copySource ??= new CopySource(userTurn(this.input.vocab.vocab.decode(this.input.promptIds!)));
+    return biasCopies(row, b.text, this.copySource, this.input.vocab, copyBias);
   }
 
   /** The tokens `b`'s constraint lets it write next, or null when unconstrained. */

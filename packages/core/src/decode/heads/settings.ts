@@ -14,6 +14,8 @@ export interface DecodeSettings {
   drafting: boolean;
   /** Tokens of the whole prompt. */
   promptLength: number;
+  /** The copy nudge (0: off). */
+  copyBias: number;
 }
 
 /**
@@ -28,7 +30,11 @@ export function decodeSettings(input: HeadForksInput, promptLength: number): Dec
   const draftTokens = input.draftTokens ?? 0;
   if (!(Number.isInteger(draftTokens) && draftTokens >= 0))
     throw new DecodeInputError("draftTokens", `must be a non-negative integer, got ${draftTokens}`);
+  const copyBias = input.copyBias ?? 0;
+  if (!(Number.isFinite(copyBias) && copyBias >= 0))
+    throw new DecodeInputError("copyBias", `must be a finite number >= 0, got ${copyBias}`);
   return {
+    copyBias: input.promptIds === undefined ? 0 : copyBias,
     maxTokens,
     temperature,
     seed: input.seed ?? 0,

@@ -67,6 +67,11 @@ export interface HeadForksInput {
    */
   draftTokens?: number;
   /**
+   * Added to the logits of tokens that continue, as the request spells it, a word a free-text
+   * head has begun (see `copy-bias.ts`); needs `promptIds`. Default 0 (off).
+   */
+  copyBias?: number;
+  /**
    * Called when a head finishes; returns new constraints for other heads (e.g. the arg heads
    * once the function is known), or null. A head whose text the new constraint rules out starts
    * over; a finished head whose value it rules out is decoded again.

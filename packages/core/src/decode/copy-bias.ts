@@ -1,0 +1,83 @@
+/**
+ * A nudge towards copying: while a free-text argument head is spelling a word that occurs in the
+ * request (a unit's name from the roster, an id from the environment), the tokens that continue
+ * that word as the request spells it get `bias` added to their logits. A small model picks the
+ * right name and its first letters, then drifts into name-like letters of its own
+ * (`Saegeikzia` -> `Saeae`); this keeps it on the word it started. Only continuations of letters
+ * and digits inside a word are nudged, the stop marker never is, so the head still ends where the
+ * model ends it, and values that are not in the request are left to the model.
+ */
+import type { VocabIndex } from "./token-vocab";
+
+/** Letters and digits of any script (the parts of a word a continuation may add). */
+const WORD = /^[\p{L}\p{N}]+$/u;
+/** Most characters of a word read after the head's text. */
+const LOOKAHEAD = 24;
+
+/** The request's text (the user turn), searched case-insensitively for the head's word. */
+export class CopySource {
+  private readonly lower: string;
+
+  constructor(readonly text: string) {
+    this.lower = text.toLowerCase();
+  }
+
+  /**
+   * The rests of the words the request spells after `word`: for each occurrence of `word`
+   * (ignoring case) that starts a word, the letters and digits that follow it.
+   */
+  continuations(word: string): string[] {
+    if (word === "") return [];
+    const needle = word.toLowerCase();
+    const rests = new Set<string>();
+    for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
+      if (at > 0 && WORD.test(this.text[at - 1]!)) continue;
+      const after = this.text.slice(at + word.length, at + word.length + LOOKAHEAD);
+      const rest = /^[\p{L}\p{N}]+/u.exec(after)?.[0];
+      if (rest) rests.add(rest);
+    }
+    return [...rests];
+  }
+}
+
+/** The last user turn of a decoded prompt (everything after its last `<|im_start|>user`), or all of it. */
+export function userTurn(prompt: string): string {
+  const at = prompt.lastIndexOf("<|im_start|>user");
+  return at < 0 ? prompt : prompt.slice(at);
+}
+
+/** The word `text` ends with (letters and digits at its end; empty when it ends otherwise). */
+export function trailingWord(text: string): string {
+  return /[\p{L}\p{N}]+$/u.exec(text)?.[0] ?? "";
+}
+
+/**
+ * Adds `bias` to the logits of the tokens that continue the word `value` ends with as `source`
+ * spells it; returns `row` itself when none applies, else a biased copy.
+ *
+ * @example
+ * ```ts
+ * const row2 = biasCopies(row, "Sa", new CopySource("Operators: Saegeikzia(north)"), index, 3);
+ * ```
+ */
+export function biasCopies(
+  row: Float32Array,
+  value: string,
+  source: CopySource,
+  index: VocabIndex,
+  bias: number,
+): Float32Array {
+  const word = trailingWord(value);
+  if (word === "" || bias === 0) return row;
+  const ids = new Set<number>();
+  for (const rest of source.continuations(word)) {
+    for (let n = 1; n <= rest.length; n++) {
+      const id = index.idOfText(rest.slice(0, n));
+      if (id !== undefined && WORD.test(rest.slice(0, n))) ids.add(id);
+    }
+  }
+  if (ids.size === 0) return row;
+  const out = row.slice();
+  for (const id of ids) out[id] = out[id]! + bias;
+  return out;
+}
