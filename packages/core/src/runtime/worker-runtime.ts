@@ -4,8 +4,9 @@
  * main thread every forward pass holds up the event loop: a server's HTTP requests, SSE writes
  * and timers all wait for the pass in progress. Here the pass runs in the worker while the main
  * thread keeps serving; a step costs one copy of its past KV into the worker (the new rows come
- * back transferred, and the present is a view of the past and them). Batching (`BatchedRuntime`), the prefix cache and the decoders stay on the
- * main thread, unchanged: they see a runtime like any other.
+ * back transferred, and the present is a view of the past and them). Batching
+ * (`BatchedRuntime`), the prefix cache and the decoders stay on the main thread, unchanged: they
+ * see a runtime like any other.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
