@@ -24,7 +24,9 @@ describe("copy bias", () => {
     // inside a word is not a start; a whole word has nothing after it
     expect(source.continuations("geik")).toEqual([]);
     expect(source.continuations("Saegeikzia")).toEqual([]);
-    expect(source.continuations("")).toEqual([]);
+    // an empty value may begin any word of the request
+    expect(source.continuations("")).toContain("Saegeikzia");
+    expect(source.continuations("")).toContain("Sirk42");
   });
 
   test("only the tokens that continue the word are raised, by the bias", () => {
@@ -35,6 +37,10 @@ describe("copy bias", () => {
     expect(biased[id("e")]).toBe(3);
     for (const other of ["eik", "zia", "x", "<|null|>", "(", "g", "Sa"]) expect(biased[id(other)]).toBe(0);
     expect(row[id("eg")]).toBe(0);
+    // an empty value: the tokens that begin a word of the request
+    const first = biasCopies(row, "", source, index, 3);
+    expect(first[id("Sa")]).toBe(3);
+    expect(first[id("eg")]).toBe(0);
     // a value that does not end in a word of the request, or a zero bias: the row as it is
     expect(biasCopies(row, "Sa(", source, index, 3)).toBe(row);
     expect(biasCopies(row, "Qu", source, index, 3)).toBe(row);

@@ -1,11 +1,12 @@
 /**
- * A nudge towards copying: while a free-text argument head is spelling a word that occurs in the
- * request (a unit's name from the roster, an id from the environment), the tokens that continue
- * that word as the request spells it get `bias` added to their logits. A small model picks the
- * right name and its first letters, then drifts into name-like letters of its own
- * (`Saegeikzia` -> `Saeae`); this keeps it on the word it started. Only continuations of letters
- * and digits inside a word are nudged, the stop marker never is, so the head still ends where the
- * model ends it, and values that are not in the request are left to the model.
+ * A nudge towards copying: a free-text argument head's first token gets `bias` added where it
+ * begins a word of the request, and while the head spells a word that occurs in the request (a
+ * unit's name from the roster, an id from the environment), the tokens that continue that word as
+ * the request spells it get it too. A small model often names a unit it saw in training instead of
+ * the roster's, or picks the right name's first letters and drifts into name-like letters of its
+ * own (`Saegeikzia` -> `Saeae`). Only letters and digits are nudged, the stop marker never is, so
+ * the head still ends where the model ends it, and values that are not in the request are left to
+ * the model where it prefers them by more than the bias.
  */
 import type { VocabIndex } from "./token-vocab";
 
@@ -17,6 +18,7 @@ const LOOKAHEAD = 24;
 /** The request's text (the user turn), searched case-insensitively for the head's word. */
 export class CopySource {
   private readonly lower: string;
+  private allWords: string[] | null = null;
 
   constructor(readonly text: string) {
     this.lower = text.toLowerCase();
@@ -24,10 +26,11 @@ export class CopySource {
 
   /**
    * The rests of the words the request spells after `word`: for each occurrence of `word`
-   * (ignoring case) that starts a word, the letters and digits that follow it.
+   * (ignoring case) that starts a word, the letters and digits that follow it; for an empty
+   * `word`, every word of the request.
    */
   continuations(word: string): string[] {
-    if (word === "") return [];
+    if (word === "") return this.words();
     const needle = word.toLowerCase();
     const rests = new Set<string>();
     for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
@@ -37,6 +40,12 @@ export class CopySource {
       if (rest) rests.add(rest);
     }
     return [...rests];
+  }
+
+  /** Every word of the request (runs of letters and digits), the continuations of an empty value. */
+  private words(): string[] {
+    this.allWords ??= [...new Set(this.text.match(/[\p{L}\p{N}]+/gu) ?? [])];
+    return this.allWords;
   }
 }
 
@@ -53,7 +62,8 @@ export function trailingWord(text: string): string {
 
 /**
  * Adds `bias` to the logits of the tokens that continue the word `value` ends with as `source`
- * spells it; returns `row` itself when none applies, else a biased copy.
+ * spells it (that begin one of its words, when `value` is empty); returns `row` itself when none
+ * applies, else a biased copy.
  *
  * @example
  * ```ts
@@ -68,7 +78,7 @@ export function biasCopies(
   bias: number,
 ): Float32Array {
   const word = trailingWord(value);
-  if (word === "" || bias === 0) return row;
+  if ((word === "" && value !== "") || bias === 0) return row;
   const ids = new Set<number>();
   for (const rest of source.continuations(word)) {
     for (let n = 1; n <= rest.length; n++) {

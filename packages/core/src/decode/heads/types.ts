@@ -67,8 +67,9 @@ export interface HeadForksInput {
    */
   draftTokens?: number;
   /**
-   * Added to the logits of tokens that continue, as the request spells it, a word a free-text
-   * head has begun (see `copy-bias.ts`); needs `promptIds`. Default 0 (off).
+   * Added to the logits of a free-text head's tokens that copy a word of the request (a first
+   * token that begins one; tokens that continue the word it has begun; see `copy-bias.ts`); needs
+   * `promptIds`. Default 0 (off).
    */
   copyBias?: number;
   /**
