@@ -51,7 +51,9 @@ describe("copy bias", () => {
     expect(trailingWord("Saeg")).toBe("Saeg");
     expect(trailingWord("move to Sa")).toBe("Sa");
     expect(trailingWord("a, ")).toBe("");
-    expect(userTurn("<|im_start|>system\nx<|im_end|>\n<|im_start|>user\nhi")).toBe("<|im_start|>user\nhi");
+    expect(
+      userTurn("<|im_start|>system\nx<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"),
+    ).toBe("\nhi");
     expect(userTurn("no markers")).toBe("no markers");
   });
 });

@@ -49,10 +49,19 @@ export class CopySource {
   }
 }
 
-/** The last user turn of a decoded prompt (everything after its last `<|im_start|>user`), or all of it. */
+const USER_TURN = "<|im_start|>user";
+const END_OF_TURN = "<|im_end|>";
+
+/**
+ * The text of the last user turn of a decoded prompt (between its last `<|im_start|>user` and the
+ * `<|im_end|>` after it, markers left out), or all of the prompt when it has none.
+ */
 export function userTurn(prompt: string): string {
-  const at = prompt.lastIndexOf("<|im_start|>user");
-  return at < 0 ? prompt : prompt.slice(at);
+  const at = prompt.lastIndexOf(USER_TURN);
+  if (at < 0) return prompt;
+  const from = at + USER_TURN.length;
+  const end = prompt.indexOf(END_OF_TURN, from);
+  return prompt.slice(from, end < 0 ? undefined : end);
 }
 
 /** The word `text` ends with (letters and digits at its end; empty when it ends otherwise). */
