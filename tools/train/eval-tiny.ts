@@ -7,6 +7,7 @@
  *                                [--quant none|int8|int4] [--quant-compute auto|exact|fast]
  *                                [--fresh DIR] [--per-cell N] [--min-exact 0.9] [--json FILE]
  *                                [--families FILE] [--failures FILE] [--no-episodes]
+ *                                [--copy-bias N]
  *
  * `--quant-compute exact` against `fast` (MatMulNBits accuracy_level 0 against 4) is the accuracy
  * side of the per-shape accuracy-level choice: the held-out exact rate of the two, a point apart
@@ -22,7 +23,9 @@
  *
  * The sim episodes (`eval-episodes.ts`: arm pick-and-place, avatar greeting, tower-defense orders,
  * arena firing) run through a real rtool-server over the same model, v1 and v2, unless
- * `--no-episodes`.
+ * `--no-episodes`. `--copy-bias N` sets the callers' copy nudge (default: the callers' default,
+ * `DEFAULT_COPY_BIAS`; 0 turns it off; the episodes' server keeps its default), for choosing it on
+ * the template held-out set.
  *
  * A call is exact when its function and every argument equal the target after typing; a free-text
  * argument (`speak.text`) must be non-empty and in the query's language instead. Reports exact
@@ -256,6 +259,7 @@ async function main(): Promise<void> {
     "failures",
     "families",
     "no-episodes",
+    "copy-bias",
   ]);
   const modelDir = option("model") ?? join(import.meta.dir, "..", "..", "packages", "model-rt-tiny", "model");
   const requests = option("requests") ?? join(import.meta.dir, "out", "heldout-requests.jsonl");
@@ -264,6 +268,8 @@ async function main(): Promise<void> {
   const quantCompute = option("quant-compute") as "auto" | "exact" | "fast" | undefined;
   const minExact = Number(option("min-exact") ?? "0");
   const cellLimit = option("per-cell");
+  const copyBiasOption = option("copy-bias");
+  const copyBias = copyBiasOption === undefined ? undefined : Number(copyBiasOption);
   if (!existsSync(requests)) throw new Error(`${requests}: missing; run \`bun run data:tiny\` first`);
   let heldout = readJsonLines<EvalCase>(requests);
   if (cellLimit) heldout = perCell(heldout, Number(cellLimit));
@@ -273,8 +279,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   const model = await loadModel(modelDir, { quant, quantCompute });
   const callers = {
-    v1: await createRealtimeCaller(model, { format: "v1" }),
-    v2: await createRealtimeCaller(model, { format: "v2" }),
+    v1: await createRealtimeCaller(model, { format: "v1", copyBias }),
+    v2: await createRealtimeCaller(model, { format: "v2", copyBias }),
   };
   const examples = await runCases(callers, scenarioExamples(scenarios));
   const freshDir = option("fresh") ?? join(import.meta.dir, "fresh-phrasings");
