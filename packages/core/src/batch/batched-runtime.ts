@@ -3,16 +3,17 @@
  * {@link DecoderRuntime}: steps that callers ask for while a forward pass runs are merged into the
  * next one ({@link mergeSteps}), so every caller gets the logits and present KV it would have got
  * alone. Leading positions that several pasts share (calls continuing from one cached system
- * turn, see {@link KvLineage}) are held once, and each caller's present stays a view of the
- * merged present (`SplitKv`). The decoders above never notice; concurrent callers simply
- * share the fixed cost and weight reads of one pass instead of queuing for the session.
+ * turn, see {@link KvLineage}) are held once, and each caller's present is a view (`SplitKv`)
+ * of its own past and its rows of the pass's new ones. The decoders above never notice;
+ * concurrent callers simply share the fixed cost and weight reads of one pass instead of queuing
+ * for the session.
  *
  * This file owns only the queue of pending steps; the tensors are `merge-steps.ts`'s, the
  * decision to merge `pass-cost.ts`'s.
  */
 
 import { PassBuffers } from "../runtime/pass-buffers";
-import { kvPrefix, kvViewBytes, SplitKv } from "../runtime/split-kv";
+import { kvPrefix, kvViewBytes, SplitKv, unmadeView } from "../runtime/split-kv";
 import type { DecoderRuntime, KvState, StepInput, StepOutput, StepTiming } from "../runtime/types";
 import { RequestAbortedError } from "./errors";
 import { KvLineage } from "./kv-lineage";
@@ -234,10 +235,7 @@ export class BatchedRuntime implements DecoderRuntime {
     this.onPass?.(batch.length, rows);
     // A lone step over a plain past goes as it is; one over a view is copied into the pass's
     // buffers like a merged step, not made contiguous in fresh memory by the runtime.
-    if (
-      batch.length === 1 &&
-      !(batch[0]!.input.past instanceof SplitKv && !batch[0]!.input.past.materialized)
-    ) {
+    if (batch.length === 1 && !unmadeView(batch[0]!.input.past)) {
       const [only] = batch as [PendingStep];
       await this.runAlone(only);
       return;

@@ -11,7 +11,7 @@ import type { QwenConfig } from "../model/types";
 import { RuntimeDisposedError, StepInputError } from "./errors";
 import { causalMask, emptyKvState } from "./kv";
 import { PassBuffers } from "./pass-buffers";
-import { appendKv, copyPositions, kvPrefix, kvViewBytes, SplitKv } from "./split-kv";
+import { appendKv, copyLayer, kvPrefix, kvViewBytes, unmadeView } from "./split-kv";
 import type { DecoderRuntime, KvState, StepInput, StepOutput } from "./types";
 
 /** A tensor as this runtime reads it back: its data only. */
@@ -100,8 +100,9 @@ export class OrtSessionRuntime implements DecoderRuntime {
     }
     const rows = toInt64(input.logitRows ?? [q - 1], "logitRows", q, (r) => `row ${r} outside [0, ${q})`);
     // a view's layers are counted without making it contiguous
-    const pastLayers = past instanceof SplitKv && !past.materialized ? past.layerCount : past.keys.length;
-    if (pastLayers !== numLayers || (!(past instanceof SplitKv) && past.values.length !== numLayers)) {
+    const view = unmadeView(past);
+    const pastLayers = view ? view.layerCount : past.keys.length;
+    if (pastLayers !== numLayers || (!view && past.values.length !== numLayers)) {
       throw new StepInputError("past", `has ${pastLayers} layers, the model has ${numLayers}`);
     }
 
@@ -123,15 +124,11 @@ export class OrtSessionRuntime implements DecoderRuntime {
     const layerSize = kvH * past.length * headDim;
     // A view (a present of this graph, a cached prefix) is laid out into reused arrays rather
     // than made contiguous in fresh memory; concurrent steps each take their own set.
-    const view = past instanceof SplitKv && !past.materialized ? past : null;
     const buffers = view ? (this.spareBuffers.pop() ?? new PassBuffers()) : null;
-    const layerOf = (kind: "keys" | "values", l: number): Float32Array => {
-      if (!view || !buffers) return past[kind][l]!;
-      const out = buffers.take(`${kind}${l}`, layerSize);
-      for (let h = 0; h < kvH; h++)
-        copyPositions(view, kind, l, h, 0, past.length, out, h * past.length * headDim, headDim);
-      return out;
-    };
+    const layerOf = (kind: "keys" | "values", l: number): Float32Array =>
+      view && buffers
+        ? copyLayer(view, kind, l, past.length, buffers.take(`${kind}${l}`, layerSize), kvH, headDim)
+        : past[kind][l]!;
     let out: Record<string, OrtTensorLike>;
     try {
       for (let l = 0; l < numLayers; l++) {

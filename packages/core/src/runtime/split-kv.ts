@@ -73,13 +73,17 @@ export class SplitKv implements KvState {
       const kvHeads = first?.kvHeads ?? 0;
       const headDim = first?.headDim ?? 0;
       const contiguous = (kind: "keys" | "values") =>
-        Array.from({ length: this.layerCount }, (_, layer) => {
-          const out = new Float32Array(kvHeads * this.length * headDim);
-          for (let h = 0; h < kvHeads; h++) {
-            copyPositions(this, kind, layer, h, 0, this.length, out, h * this.length * headDim, headDim);
-          }
-          return out;
-        });
+        Array.from({ length: this.layerCount }, (_, layer) =>
+          copyLayer(
+            this,
+            kind,
+            layer,
+            this.length,
+            new Float32Array(kvHeads * this.length * headDim),
+            kvHeads,
+            headDim,
+          ),
+        );
       this.made = { keys: contiguous("keys"), values: contiguous("values") };
     }
     return this.made;
@@ -101,9 +105,15 @@ export class SplitKv implements KvState {
 /** Runs a view may reach by {@link appendKv} before its past is made contiguous. */
 const MAX_RUNS = 32;
 
+/** `kv` when it is a view still read through its runs (not yet made contiguous), else null. */
+export function unmadeView(kv: KvState): SplitKv | null {
+  return kv instanceof SplitKv && !kv.materialized ? kv : null;
+}
+
 /** `kv` as runs: a view's own, or one run over a plain state's arrays (none when empty). */
 function runsOf(kv: KvState, layout: KvHeadLayout): readonly KvRun[] {
-  if (kv instanceof SplitKv && !kv.materialized) return kv.runs;
+  const view = unmadeView(kv);
+  if (view) return view.runs;
   if (kv.length === 0) return [];
   const source = {
     keys: kv.keys,
@@ -163,8 +173,7 @@ export function kvPrefix(kv: KvState, length: number, layout: KvHeadLayout): KvS
   // states are read-only: all of one is itself
   if (length === kv.length) return kv;
   // a plain state's (or a made view's) arrays are read as one run
-  const split =
-    kv instanceof SplitKv && !kv.materialized ? kv : new SplitKv(runsOf(kv, layout), kv.keys.length);
+  const split = unmadeView(kv) ?? new SplitKv(runsOf(kv, layout), kv.keys.length);
   if (2 * length < split.sourcePositions) return copyPrefix(split, length, layout);
   const runs: KvRun[] = [];
   let left = length;
@@ -180,16 +189,29 @@ export function kvPrefix(kv: KvState, length: number, layout: KvHeadLayout): KvS
 /** The first `length` positions of `kv` as a plain state of their own (one copy). */
 function copyPrefix(kv: SplitKv, length: number, layout: KvHeadLayout): KvState {
   const { numKeyValueHeads: kvHeads, headDim } = layout;
-  const copy = () =>
-    Array.from({ length: kv.layerCount }, () => new Float32Array(kvHeads * length * headDim));
-  const state = { length, keys: copy(), values: copy() };
-  for (const kind of ["keys", "values"] as const) {
-    state[kind].forEach((out, layer) => {
-      for (let h = 0; h < kvHeads; h++)
-        copyPositions(kv, kind, layer, h, 0, length, out, h * length * headDim, headDim);
-    });
-  }
-  return state;
+  const copy = (kind: "keys" | "values") =>
+    Array.from({ length: kv.layerCount }, (_, layer) =>
+      copyLayer(kv, kind, layer, length, new Float32Array(kvHeads * length * headDim), kvHeads, headDim),
+    );
+  return { length, keys: copy("keys"), values: copy("values") };
+}
+
+/**
+ * Positions `0..length` of one layer of `kv`, every KV head, into `out` laid out [kvHeads, length,
+ * headDim] (a plain state's layer of that length); returns `out`.
+ */
+export function copyLayer(
+  kv: KvState,
+  kind: "keys" | "values",
+  layer: number,
+  length: number,
+  out: Float32Array,
+  kvHeads: number,
+  headDim: number,
+): Float32Array {
+  for (let h = 0; h < kvHeads; h++)
+    copyPositions(kv, kind, layer, h, 0, length, out, h * length * headDim, headDim);
+  return out;
 }
 
 /**
@@ -197,10 +219,11 @@ function copyPrefix(kv: SplitKv, length: number, layout: KvHeadLayout): KvState 
  * {@link SplitKv} is not made contiguous to be measured.
  */
 export function kvViewBytes(kv: KvState): number {
-  if (!(kv instanceof SplitKv) || kv.materialized) return kvStateBytes(kv);
-  const first = kv.runs[0]?.source;
+  const view = unmadeView(kv);
+  if (!view) return kvStateBytes(kv);
+  const first = view.runs[0]?.source;
   if (!first) return 0;
-  return 2 * first.keys.length * first.kvHeads * kv.length * first.headDim * Float32Array.BYTES_PER_ELEMENT;
+  return 2 * first.keys.length * first.kvHeads * view.length * first.headDim * Float32Array.BYTES_PER_ELEMENT;
 }
 
 /**
