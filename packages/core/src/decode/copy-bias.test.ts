@@ -16,6 +16,7 @@ const id = (text: string) => TEXTS.indexOf(text);
 describe("copy bias", () => {
   const source = new CopySource(
     "<|im_start|>user\nOperators: Saegeikzia(north) Sirk42(east)\n\nsaegeikzia, retreat",
+    index,
   );
 
   test("continuations are the letters and digits after a word's start, matched ignoring case", () => {
@@ -31,20 +32,20 @@ describe("copy bias", () => {
 
   test("only the tokens that continue the word are raised, by the bias", () => {
     const row = new Float32Array(TEXTS.length);
-    const biased = biasCopies(row, "Sa", source, index, 3);
+    const biased = biasCopies(row, "Sa", source, 3);
     expect(biased).not.toBe(row);
     expect(biased[id("eg")]).toBe(3);
     expect(biased[id("e")]).toBe(3);
     for (const other of ["eik", "zia", "x", "<|null|>", "(", "g", "Sa"]) expect(biased[id(other)]).toBe(0);
     expect(row[id("eg")]).toBe(0);
     // an empty value: the tokens that begin a word of the request
-    const first = biasCopies(row, "", source, index, 3);
+    const first = biasCopies(row, "", source, 3);
     expect(first[id("Sa")]).toBe(3);
     expect(first[id("eg")]).toBe(0);
     // a value that does not end in a word of the request, or a zero bias: the row as it is
-    expect(biasCopies(row, "Sa(", source, index, 3)).toBe(row);
-    expect(biasCopies(row, "Qu", source, index, 3)).toBe(row);
-    expect(biasCopies(row, "Sa", source, index, 0)).toBe(row);
+    expect(biasCopies(row, "Sa(", source, 3)).toBe(row);
+    expect(biasCopies(row, "Qu", source, 3)).toBe(row);
+    expect(biasCopies(row, "Sa", source, 0)).toBe(row);
   });
 
   test("the word a value ends with, and the user turn of a prompt", () => {

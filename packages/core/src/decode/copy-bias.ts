@@ -15,12 +15,20 @@ const WORD = /^[\p{L}\p{N}]+$/u;
 /** Most characters of a word read after the head's text. */
 const LOOKAHEAD = 24;
 
-/** The request's text (the user turn), searched case-insensitively for the head's word. */
+/**
+ * The request's text (the user turn), searched case-insensitively for the head's word, and the
+ * tokens of `index`'s vocabulary that copy from it.
+ */
 export class CopySource {
   private readonly lower: string;
   private allWords: string[] | null = null;
+  /** {@link tokensContinuing}'s answers by word. */
+  private readonly tokens = new Map<string, readonly number[]>();
 
-  constructor(readonly text: string) {
+  constructor(
+    readonly text: string,
+    private readonly index: VocabIndex,
+  ) {
     this.lower = text.toLowerCase();
   }
 
@@ -40,6 +48,27 @@ export class CopySource {
       if (rest) rests.add(rest);
     }
     return [...rests];
+  }
+
+  /**
+   * The tokens whose text is a start of one of `word`'s {@link continuations} (each a run of
+   * letters and digits, so every such token is too), kept per word: every row of every head that
+   * spells the same word, the empty one above all, asks again.
+   */
+  tokensContinuing(word: string): readonly number[] {
+    let ids = this.tokens.get(word);
+    if (!ids) {
+      const found = new Set<number>();
+      for (const rest of this.continuations(word)) {
+        for (let n = 1; n <= rest.length; n++) {
+          const id = this.index.idOfText(rest.slice(0, n));
+          if (id !== undefined) found.add(id);
+        }
+      }
+      ids = [...found];
+      this.tokens.set(word, ids);
+    }
+    return ids;
   }
 
   /** Every word of the request (runs of letters and digits), the continuations of an empty value. */
@@ -76,26 +105,14 @@ export function trailingWord(text: string): string {
  *
  * @example
  * ```ts
- * const row2 = biasCopies(row, "Sa", new CopySource("Operators: Saegeikzia(north)"), index, 3);
+ * const row2 = biasCopies(row, "Sa", new CopySource("Operators: Saegeikzia(north)", index), 3);
  * ```
  */
-export function biasCopies(
-  row: Float32Array,
-  value: string,
-  source: CopySource,
-  index: VocabIndex,
-  bias: number,
-): Float32Array {
+export function biasCopies(row: Float32Array, value: string, source: CopySource, bias: number): Float32Array {
   const word = trailingWord(value);
   if ((word === "" && value !== "") || bias === 0) return row;
-  const ids = new Set<number>();
-  for (const rest of source.continuations(word)) {
-    for (let n = 1; n <= rest.length; n++) {
-      const id = index.idOfText(rest.slice(0, n));
-      if (id !== undefined && WORD.test(rest.slice(0, n))) ids.add(id);
-    }
-  }
-  if (ids.size === 0) return row;
+  const ids = source.tokensContinuing(word);
+  if (ids.length === 0) return row;
   const out = row.slice();
   for (const id of ids) out[id] = out[id]! + bias;
   return out;

@@ -96,8 +96,9 @@ export class HeadSet {
     const { copyBias } = this.settings;
     const kind = b.constraint?.kind;
     if (copyBias === 0 || (kind !== "string" && kind !== "union")) return row;
-    this.copySource ??= new CopySource(userTurn(this.input.vocab.vocab.decode(this.input.promptIds!)));
-    return biasCopies(row, b.text, this.copySource, this.input.vocab, copyBias);
+    const { vocab, promptIds } = this.input;
+    this.copySource ??= new CopySource(userTurn(vocab.vocab.decode(promptIds!)), vocab);
+    return biasCopies(row, b.text, this.copySource, copyBias);
   }
 
   /** The tokens `b`'s constraint lets it write next, or null when unconstrained. */
