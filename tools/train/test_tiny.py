@@ -137,8 +137,26 @@ class SafetensorsTest(unittest.TestCase):
             self.assertTrue(torch.equal(back[name], t))
 
 
-if __name__ == "__main__":
-    unittest.main()
+class DeepenTest(unittest.TestCase):
+    """deepen.py: a deeper model that computes the same logits, whose new layers can still learn."""
+
+    def test_same_logits_and_new_layers_get_gradients(self):
+        from deepen import deepen
+
+        torch.manual_seed(0)
+        model = Qwen3ForCausalLM(Qwen3Config(vocab_size=64, hidden_size=32, intermediate_size=48, num_hidden_layers=3,
+                                             num_attention_heads=2, num_key_value_heads=1, head_dim=16))
+        deeper = deepen(model, [0, 2])
+        self.assertEqual(deeper.cfg.num_hidden_layers, 5)
+        ids = torch.randint(0, 64, (12,))
+        with torch.no_grad():
+            self.assertTrue(torch.allclose(model.logits(model.causal(ids)[0]), deeper.logits(deeper.causal(ids)[0]), atol=1e-5))
+        deeper.logits(deeper.causal(ids)[0]).logsumexp(-1).sum().backward()
+        # the silenced output projections are where training starts moving a new layer
+        for i in (1, 4):
+            self.assertGreater(float(deeper.model.layers[i].self_attn.o_proj.weight.grad.abs().sum()), 0)
+        with self.assertRaises(ValueError):
+            deepen(model, [3])
 
 
 class GpuScriptTest(unittest.TestCase):
@@ -158,3 +176,7 @@ class GpuScriptTest(unittest.TestCase):
             self.assertTrue(os.path.getsize(os.path.join(dest, "model.safetensors")) > 0)
             with open(os.path.join(dest, "config.json"), encoding="utf-8") as f:
                 self.assertEqual(json.load(f)["model_type"], "qwen3")
+
+
+if __name__ == "__main__":
+    unittest.main()
