@@ -68,8 +68,10 @@ export interface RealtimeCallerOptions {
    * Added to the logits of a free-text argument's tokens that copy a word of the request: a first
    * token that begins one, and the tokens that continue, as the request spells it, a word the
    * argument has begun (a name from the roster, an id from the environment). A small model names a
-   * unit it saw in training, or starts the right name and drifts into letters of its own. 0 turns
-   * it off. Default {@link DEFAULT_COPY_BIAS}.
+   * unit it saw in training, or starts the right name and drifts into letters of its own. The
+   * function head and enum arguments get it for the tool or value the command itself names (its
+   * last paragraph; the history's calls are left out). 0 turns it off. Default
+   * {@link DEFAULT_COPY_BIAS}.
    */
   copyBias?: number;
 }
@@ -78,7 +80,10 @@ export interface RealtimeCallerOptions {
  * The copy nudge callers apply unless told otherwise, chosen on rt-tiny's template held-out set
  * (5,429 requests, `eval:tiny --copy-bias N`): exact calls with no nudge 63.3% (copy set 48.7%);
  * first tokens and continuations nudged by 2 / 3 / 5: 63.6 / 63.6 / 63.4% (copy set 49.9 / 51.9 /
- * 52.5%, phrasing families 68.2 / 68.1 / 67.5%).
+ * 52.5%, phrasing families 68.2 / 68.1 / 67.5%). Extending it at 3 to the function head and enum
+ * arguments (names the command says): held-out 63.7 -> 65.2% (coined synthetic tools 19.7 -> 27.7%),
+ * families 68.2 -> 69.1%, copy set 51.9 -> 52.2%, hand-written fresh phrasings 80.6 -> 81.3%; the
+ * function head alone at 0 / 3 / 6 / 10 on 25 requests per cell: 67.4 / 69.6 / 69.9 / 69.4%.
  */
 export const DEFAULT_COPY_BIAS = 3;
 

@@ -7,6 +7,12 @@
  * own (`Saegeikzia` -> `Saeae`). Only letters and digits are nudged, the stop marker never is, so
  * the head still ends where the model ends it, and values that are not in the request are left to
  * the model where it prefers them by more than the bias.
+ *
+ * The function head and enum arguments get the same nudge from the command alone
+ * ({@link commandOf}): a tool or value the speaker names ("flap", "call send_gate", "brighten the
+ * cargo") is the likelier choice, which rt-tiny misses for tools and words it never saw in
+ * training. The history is left out, since its calls name tools too and would pull the head
+ * towards repeating the last one.
  */
 import type { VocabIndex } from "./token-vocab";
 
@@ -91,6 +97,17 @@ export function userTurn(prompt: string): string {
   const from = at + USER_TURN.length;
   const end = prompt.indexOf(END_OF_TURN, from);
   return prompt.slice(from, end < 0 ? undefined : end);
+}
+
+/**
+ * The command in a user turn: its last paragraph (after its last blank line). rtool's prompts
+ * close the user turn with the query after a blank line (v1: the environment and history blocks
+ * above it; v2: the history block above it, the environment line right over the query), and a
+ * client's own state text in the query comes before its order the same way.
+ */
+export function commandOf(turn: string): string {
+  const at = turn.lastIndexOf("\n\n");
+  return at < 0 ? turn : turn.slice(at + 2);
 }
 
 /** The word `text` ends with (letters and digits at its end; empty when it ends otherwise). */

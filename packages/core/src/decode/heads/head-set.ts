@@ -5,7 +5,7 @@
  * when it is final). The forward passes are the loop's; this only keeps the heads' states.
  */
 
-import { biasCopies, CopySource, userTurn } from "../copy-bias";
+import { biasCopies, CopySource, commandOf, userTurn } from "../copy-bias";
 import {
   classifyHeadText,
   type DoneText,
@@ -33,8 +33,8 @@ export class HeadSet {
   private readonly byName: Map<string, Branch>;
   /** Reports wait for `holdReportsUntil` to finish (earlier values may still change). */
   private holding: boolean;
-  /** The request's text for the copy nudge, read from the prompt when first needed. */
-  private copySource: CopySource | null = null;
+  /** The request's user turn and its command, for the copy nudge; read from the prompt when first needed. */
+  private copySources: { turn: CopySource; command: CopySource } | null = null;
 
   constructor(
     private readonly input: HeadForksInput,
@@ -89,16 +89,25 @@ export class HeadSet {
 
   /**
    * `row` with the copy nudge for `b` (see `copy-bias.ts`): constrained heads that write free
-   * text (or may, before the function is known); enums, numbers, booleans and unconstrained
-   * decoding are left as they are.
+   * text (or may, before the function is known) copy from the whole user turn; the function head
+   * and enum arguments from its command, the words the speaker said. Numbers, booleans and
+   * unconstrained decoding are left as they are.
    */
   copyBiased(b: Branch, row: Float32Array): Float32Array {
     const { copyBias } = this.settings;
     const kind = b.constraint?.kind;
-    if (copyBias === 0 || (kind !== "string" && kind !== "union")) return row;
-    const { vocab, promptIds } = this.input;
-    this.copySource ??= new CopySource(userTurn(vocab.vocab.decode(promptIds!)), vocab);
-    return biasCopies(row, b.text, this.copySource, copyBias);
+    if (copyBias === 0 || kind === undefined) return row;
+    const fromCommand = kind === "function" || kind === "enum";
+    if (!fromCommand && kind !== "string" && kind !== "union") return row;
+    if (!this.copySources) {
+      const { vocab, promptIds } = this.input;
+      const turn = userTurn(vocab.vocab.decode(promptIds!));
+      this.copySources = {
+        turn: new CopySource(turn, vocab),
+        command: new CopySource(commandOf(turn), vocab),
+      };
+    }
+    return biasCopies(row, b.text, fromCommand ? this.copySources.command : this.copySources.turn, copyBias);
   }
 
   /** The tokens `b`'s constraint lets it write next, or null when unconstrained. */

@@ -68,8 +68,9 @@ export interface HeadForksInput {
   draftTokens?: number;
   /**
    * Added to the logits of a free-text head's tokens that copy a word of the request (a first
-   * token that begins one; tokens that continue the word it has begun; see `copy-bias.ts`); needs
-   * `promptIds`. Default 0 (off).
+   * token that begins one; tokens that continue the word it has begun), and of the function
+   * head's and enum arguments' tokens that spell a word of the command (see `copy-bias.ts`);
+   * needs `promptIds`. Default 0 (off).
    */
   copyBias?: number;
   /**
