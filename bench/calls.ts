@@ -49,6 +49,23 @@ export interface BenchScenario {
   }[];
 }
 
+/**
+ * Throws on a `--flag` that is not in `known` (each bench reads its flags by name and falls back to
+ * a default otherwise, so a mistyped or unsupported flag would run another benchmark than the one
+ * asked for, e.g. write the committed results file instead of `--out`'s).
+ *
+ * @example
+ * ```ts
+ * refuseUnknownFlags(["--calls", "--model", "--out"]);
+ * ```
+ */
+export function refuseUnknownFlags(known: readonly string[], argv = process.argv.slice(2)): void {
+  for (const arg of argv) {
+    if (arg.startsWith("--") && !known.includes(arg))
+      throw new Error(`unknown option ${arg}; known: ${known.join(" ")}`);
+  }
+}
+
 /** The value of `--name` on the command line. */
 export function argValue(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -160,6 +177,7 @@ function argsMatch(expected: Record<string, unknown> | undefined, got: Record<st
 }
 
 async function main(): Promise<void> {
+  refuseUnknownFlags(["--calls", "--model"]);
   const callsPerScenario = Number(argValue("--calls") ?? 24);
   const model = await pickBenchModel();
   const { server, client } = await startBenchServer(model.dir, model.name, 1);

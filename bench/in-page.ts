@@ -27,9 +27,10 @@ import {
   openArena,
   wasmThreadWorkers,
 } from "../apps/neon-arena/test/browser-harness";
-import { argValue, quantile } from "./calls";
+import { argValue, quantile, refuseUnknownFlags } from "./calls";
 
 if (!hasChromium) throw new Error("bench:in-page needs chromium at /usr/bin/chromium");
+refuseUnknownFlags(["--seconds", "--threads", "--lanes", "--answers", "--out"]);
 const SECONDS = Number(argValue("--seconds") ?? 10);
 const THREADS = argValue("--threads");
 const LANES = argValue("--lanes");

@@ -16,8 +16,25 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { argValue, loadScenarios, peakRssBytes, pickBenchModel, quantile, startBenchServer } from "./calls";
+import {
+  argValue,
+  loadScenarios,
+  peakRssBytes,
+  pickBenchModel,
+  quantile,
+  refuseUnknownFlags,
+  startBenchServer,
+} from "./calls";
 
+refuseUnknownFlags([
+  "--calls",
+  "--clients",
+  "--max-minutes",
+  "--every",
+  "--cache-mb",
+  "--max-tokens",
+  "--model",
+]);
 const root = join(import.meta.dir, "..");
 const CALLS = Number(argValue("--calls") ?? 20_000);
 const CLIENTS = Number(argValue("--clients") ?? 4);

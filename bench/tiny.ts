@@ -3,16 +3,27 @@
  * of `scenarios/`, one client sends `--calls N` (default 200) warm calls to
  * `/v2/function_call` on a loopback rtool-server, one at a time, cycling over the scenario's
  * examples, and the round trip of each (request sent -> JSON reply parsed) is timed.
- * Reports median and p99 round trip and calls/s per scenario; writes bench/results/tiny.json.
- * `--model DIR` benchmarks another model. A benchmark, not a test: no thresholds.
+ * Reports median and p99 round trip and calls/s per scenario; writes bench/results/tiny.json
+ * (`--out FILE` elsewhere). `--model DIR` benchmarks another model. A benchmark, not a test: no
+ * thresholds.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
-import { argValue, exampleInput, loadScenarios, pickBenchModel, quantile, startBenchServer } from "./calls";
+import { dirname, join } from "node:path";
+import {
+  argValue,
+  exampleInput,
+  loadScenarios,
+  pickBenchModel,
+  quantile,
+  refuseUnknownFlags,
+  startBenchServer,
+} from "./calls";
 
+refuseUnknownFlags(["--calls", "--model", "--out"]);
 const CALLS = Number(argValue("--calls") ?? 200);
 const root = join(import.meta.dir, "..");
+const OUT = argValue("--out") ?? join(root, "bench/results/tiny.json");
 const { dir, name, cleanup } = await pickBenchModel();
 const { server, client } = await startBenchServer(dir, name, 1);
 const loadBefore = loadavg()[0]!;
@@ -56,8 +67,8 @@ const result = {
   rows,
   median_of_medians_ms: medians[Math.floor(medians.length / 2)],
 };
-mkdirSync(join(root, "bench/results"), { recursive: true });
-writeFileSync(join(root, "bench/results/tiny.json"), `${JSON.stringify(result, null, 2)}\n`);
+mkdirSync(dirname(OUT), { recursive: true });
+writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`bench:tiny  ${name}, ${CALLS} warm calls per scenario, one client`);
 console.log("scenario            median ms   p99 ms   calls/s   valid   passes");
 for (const r of rows) {
