@@ -13,6 +13,7 @@
  * constrained decoding: timings are meaningful, accuracy is not). `--calls N` per scenario (default 24).
  * A benchmark, not a test: no thresholds.
  */
+
 import {
   copyFileSync,
   existsSync,
@@ -33,6 +34,7 @@ import { layerShapeJson, QWEN_SHAPES } from "../packages/core/src/model/shapes";
 import { loadCallers } from "../packages/server/src/load-callers";
 import { resolveModelDir } from "../packages/server/src/model-source";
 import { createServer, type RtoolServer } from "../packages/server/src/server";
+import { refuseUnknownOptions } from "../tools/train/cli-options";
 
 const root = join(import.meta.dir, "..");
 
@@ -47,23 +49,6 @@ export interface BenchScenario {
     history?: string[];
     expected?: { function: string; args?: Record<string, unknown> };
   }[];
-}
-
-/**
- * Throws on a `--flag` that is not in `known` (each bench reads its flags by name and falls back to
- * a default otherwise, so a mistyped or unsupported flag would run another benchmark than the one
- * asked for, e.g. write the committed results file instead of `--out`'s).
- *
- * @example
- * ```ts
- * refuseUnknownFlags(["--calls", "--model", "--out"]);
- * ```
- */
-export function refuseUnknownFlags(known: readonly string[], argv = process.argv.slice(2)): void {
-  for (const arg of argv) {
-    if (arg.startsWith("--") && !known.includes(arg))
-      throw new Error(`unknown option ${arg}; known: ${known.join(" ")}`);
-  }
 }
 
 /** The value of `--name` on the command line. */
@@ -177,7 +162,7 @@ function argsMatch(expected: Record<string, unknown> | undefined, got: Record<st
 }
 
 async function main(): Promise<void> {
-  refuseUnknownFlags(["--calls", "--model"]);
+  refuseUnknownOptions(["calls", "model"]);
   const callsPerScenario = Number(argValue("--calls") ?? 24);
   const model = await pickBenchModel();
   const { server, client } = await startBenchServer(model.dir, model.name, 1);

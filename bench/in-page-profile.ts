@@ -21,10 +21,11 @@ import {
   inPageLoad,
   openArena,
 } from "../apps/neon-arena/test/browser-harness";
-import { argValue, refuseUnknownFlags } from "./calls";
+import { refuseUnknownOptions } from "../tools/train/cli-options";
+import { argValue } from "./calls";
 
 if (!hasChromium) throw new Error("bench:in-page-profile needs chromium at /usr/bin/chromium");
-refuseUnknownFlags(["--seconds", "--out", "--page"]);
+refuseUnknownOptions(["seconds", "out", "page"]);
 const SECONDS = Number(argValue("--seconds") ?? 10);
 const ON_PAGE = process.argv.includes("--page");
 const OUT = argValue("--out") ?? join(import.meta.dir, "results", "in-page-profile.json");

@@ -27,10 +27,11 @@ import {
   openArena,
   wasmThreadWorkers,
 } from "../apps/neon-arena/test/browser-harness";
-import { argValue, quantile, refuseUnknownFlags } from "./calls";
+import { refuseUnknownOptions } from "../tools/train/cli-options";
+import { argValue, quantile } from "./calls";
 
 if (!hasChromium) throw new Error("bench:in-page needs chromium at /usr/bin/chromium");
-refuseUnknownFlags(["--seconds", "--threads", "--lanes", "--answers", "--out"]);
+refuseUnknownOptions(["seconds", "threads", "lanes", "answers", "out"]);
 const SECONDS = Number(argValue("--seconds") ?? 10);
 const THREADS = argValue("--threads");
 const LANES = argValue("--lanes");

@@ -14,27 +14,13 @@
  * Writes bench/results/soak.json (also while running, so a stopped soak leaves its samples).
  * Model as in bench/calls.ts. A benchmark, not a test.
  */
+
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  argValue,
-  loadScenarios,
-  peakRssBytes,
-  pickBenchModel,
-  quantile,
-  refuseUnknownFlags,
-  startBenchServer,
-} from "./calls";
+import { refuseUnknownOptions } from "../tools/train/cli-options";
+import { argValue, loadScenarios, peakRssBytes, pickBenchModel, quantile, startBenchServer } from "./calls";
 
-refuseUnknownFlags([
-  "--calls",
-  "--clients",
-  "--max-minutes",
-  "--every",
-  "--cache-mb",
-  "--max-tokens",
-  "--model",
-]);
+refuseUnknownOptions(["calls", "clients", "max-minutes", "every", "cache-mb", "max-tokens", "model"]);
 const root = join(import.meta.dir, "..");
 const CALLS = Number(argValue("--calls") ?? 20_000);
 const CLIENTS = Number(argValue("--clients") ?? 4);

@@ -7,20 +7,14 @@
  * (`--out FILE` elsewhere). `--model DIR` benchmarks another model. A benchmark, not a test: no
  * thresholds.
  */
+
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
-import {
-  argValue,
-  exampleInput,
-  loadScenarios,
-  pickBenchModel,
-  quantile,
-  refuseUnknownFlags,
-  startBenchServer,
-} from "./calls";
+import { refuseUnknownOptions } from "../tools/train/cli-options";
+import { argValue, exampleInput, loadScenarios, pickBenchModel, quantile, startBenchServer } from "./calls";
 
-refuseUnknownFlags(["--calls", "--model", "--out"]);
+refuseUnknownOptions(["calls", "model", "out"]);
 const CALLS = Number(argValue("--calls") ?? 200);
 const root = join(import.meta.dir, "..");
 const OUT = argValue("--out") ?? join(root, "bench/results/tiny.json");

@@ -1,5 +1,6 @@
 /**
- * Flag checking shared by the rt-tiny command-line tools (`build-data.ts`, `eval-tiny.ts`).
+ * Flag checking shared by the rt-tiny command-line tools (`build-data.ts`, `eval-tiny.ts`) and the
+ * benches that read their flags by name (`bench/tiny.ts`, `bench/in-page.ts`, ...).
  */
 
 /**
