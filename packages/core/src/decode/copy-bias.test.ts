@@ -58,3 +58,36 @@ describe("copy bias", () => {
     expect(userTurn("no markers")).toBe("no markers");
   });
 });
+
+describe("copy bias over bytes", () => {
+  // 欧 is E6 AC A7, 丝 E4 B8 9D: a byte-level vocabulary splits 欧 over two tokens.
+  const BYTES: number[][] = [
+    [0xe6, 0xac],
+    [0xa7],
+    [0xe4, 0xb8, 0x9d],
+    [0xe6, 0xac, 0xa7],
+    [0x41],
+    [0xe7, 0x8f],
+  ];
+  const lossy = new TextDecoder();
+  const byteVocab = {
+    size: BYTES.length,
+    tokenText: (id: number) => lossy.decode(new Uint8Array(BYTES[id]!)),
+    tokenBytes: (id: number) => new Uint8Array(BYTES[id]!),
+    decode: (ids: readonly number[]) => lossy.decode(new Uint8Array(ids.flatMap((i) => BYTES[i]!))),
+    encode: () => [],
+  };
+  const source = new CopySource("Operators: 欧丝(north)\n\n让欧丝退下", new VocabIndex(byteVocab));
+
+  test("a character split over tokens is nudged at its start and continued from its bytes", () => {
+    const row = new Float32Array(BYTES.length);
+    const first = biasCopies(row, "", source, 3);
+    expect([...first]).toEqual([3, 0, 0, 3, 0, 0]); // E6 AC and the whole 欧 begin a word; A7 does not
+    const mid = biasCopies(row, "", source, 3, new Uint8Array([0xe6, 0xac]));
+    expect([...mid]).toEqual([0, 3, 0, 0, 0, 0]); // only A7 finishes the begun 欧
+    const next = biasCopies(row, "欧", source, 3);
+    expect([...next]).toEqual([0, 0, 3, 0, 0, 0]); // 丝 follows 欧
+    // a begun character the request never spells there: nothing
+    expect(biasCopies(row, "", source, 3, new Uint8Array([0xe7, 0x8f]))).toBe(row);
+  });
+});

@@ -15,6 +15,7 @@
  * towards repeating the last one.
  */
 import type { VocabIndex } from "./token-vocab";
+import { NO_BYTES } from "./utf8-bytes";
 
 /** Letters and digits of any script (the parts of a word a continuation may add). */
 const WORD = /^[\p{L}\p{N}]+$/u;
@@ -57,24 +58,43 @@ export class CopySource {
   }
 
   /**
-   * The tokens whose text is a start of one of `word`'s {@link continuations} (each a run of
-   * letters and digits, so every such token is too), kept per word: every row of every head that
-   * spells the same word, the empty one above all, asks again.
+   * The tokens that spell a start of one of `word`'s {@link continuations} (each a run of letters
+   * and digits, so every such token is too), kept per word: every row of every head that spells
+   * the same word, the empty one above all, asks again. `tail` is the bytes of a character the head
+   * has begun but not finished (a byte-level tokenizer splits a rare Chinese character over two
+   * tokens): only continuations that begin with those bytes count, and the tokens that go on from
+   * them, ending mid-character or not, are the ones nudged. Without token bytes in the vocabulary
+   * only whole-character tokens are found, and a begun character is not continued.
    */
-  tokensContinuing(word: string): readonly number[] {
-    let ids = this.tokens.get(word);
+  tokensContinuing(word: string, tail: Uint8Array = NO_BYTES): readonly number[] {
+    const key = tail.length === 0 ? word : `${word}\u0000${tail.join(",")}`;
+    let ids = this.tokens.get(key);
     if (!ids) {
       const found = new Set<number>();
       for (const rest of this.continuations(word)) {
-        for (let n = 1; n <= rest.length; n++) {
-          const id = this.index.idOfText(rest.slice(0, n));
-          if (id !== undefined) found.add(id);
-        }
+        if (this.index.hasBytes) this.addByBytes(utf8.encode(rest), tail, found);
+        else if (tail.length === 0) this.addByText(rest, found);
       }
       ids = [...found];
-      this.tokens.set(word, ids);
+      this.tokens.set(key, ids);
     }
     return ids;
+  }
+
+  private addByText(rest: string, found: Set<number>): void {
+    for (let n = 1; n <= rest.length; n++) {
+      const id = this.index.idOfText(rest.slice(0, n));
+      if (id !== undefined) found.add(id);
+    }
+  }
+
+  private addByBytes(rest: Uint8Array, tail: Uint8Array, found: Set<number>): void {
+    if (rest.length <= tail.length || tail.some((b, i) => rest[i] !== b)) return;
+    const ahead = rest.subarray(tail.length);
+    for (let n = 1; n <= ahead.length; n++) {
+      const id = this.index.idOfBytes(ahead.subarray(0, n));
+      if (id !== undefined) found.add(id);
+    }
   }
 
   /** Every word of the request (runs of letters and digits), the continuations of an empty value. */
@@ -83,6 +103,8 @@ export class CopySource {
     return this.allWords;
   }
 }
+
+const utf8 = new TextEncoder();
 
 const USER_TURN = "<|im_start|>user";
 const END_OF_TURN = "<|im_end|>";
@@ -118,17 +140,24 @@ export function trailingWord(text: string): string {
 /**
  * Adds `bias` to the logits of the tokens that continue the word `value` ends with as `source`
  * spells it (that begin one of its words, when `value` is empty); returns `row` itself when none
- * applies, else a biased copy.
+ * applies, else a biased copy. `tail` is the bytes of a character the head has begun after
+ * `value` (see `unfinishedCharacter` in `utf8-bytes.ts`; `value` is then the text before that character).
  *
  * @example
  * ```ts
  * const row2 = biasCopies(row, "Sa", new CopySource("Operators: Saegeikzia(north)", index), 3);
  * ```
  */
-export function biasCopies(row: Float32Array, value: string, source: CopySource, bias: number): Float32Array {
+export function biasCopies(
+  row: Float32Array,
+  value: string,
+  source: CopySource,
+  bias: number,
+  tail: Uint8Array = NO_BYTES,
+): Float32Array {
   const word = trailingWord(value);
   if ((word === "" && value !== "") || bias === 0) return row;
-  const ids = source.tokensContinuing(word);
+  const ids = source.tokensContinuing(word, tail);
   if (ids.length === 0) return row;
   const out = row.slice();
   for (const id of ids) out[id] = out[id]! + bias;

@@ -13,6 +13,12 @@ export interface TokenVocab {
   /** Text of a token sequence, special tokens written out. */
   decode(ids: readonly number[]): string;
   /**
+   * The bytes of one token, where the tokenizer splits text into bytes (a token may hold part of
+   * a multi-byte character, whose {@link tokenText} is U+FFFD); `undefined` for an id without a
+   * token. Optional: without it, the copy nudge sees only tokens that are whole characters.
+   */
+  tokenBytes?(id: number): Uint8Array | undefined;
+  /**
    * Token ids of a text; special tokens written in the text map to their ids, except within
    * `options.plainRanges` (see `RtoolTokenizer.encode`).
    */
@@ -33,6 +39,8 @@ export class VocabIndex {
   private readonly texts: (string | undefined)[];
   private sorted: Int32Array | null = null;
   private byText: Map<string, number> | null = null;
+  private byBytes: Map<string, number> | null = null;
+  private readonly byteCache: (Uint8Array | undefined)[] = [];
 
   constructor(readonly vocab: TokenVocab) {
     this.texts = new Array(vocab.size);
@@ -65,6 +73,41 @@ export class VocabIndex {
       }
     }
     return this.byText.get(text);
+  }
+
+  /** Whether the vocabulary tells each token's bytes (see {@link TokenVocab.tokenBytes}). */
+  get hasBytes(): boolean {
+    return this.vocab.tokenBytes !== undefined;
+  }
+
+  /**
+   * The bytes of token `id` (cached), or `undefined` where the vocabulary does not tell them (see
+   * {@link TokenVocab.tokenBytes}) or the id has no token.
+   */
+  bytes(id: number): Uint8Array | undefined {
+    let bytes = this.byteCache[id];
+    if (bytes === undefined && this.vocab.tokenBytes) {
+      bytes = this.vocab.tokenBytes(id);
+      this.byteCache[id] = bytes;
+    }
+    return bytes;
+  }
+
+  /**
+   * The token whose bytes are exactly `bytes` (the lowest id among equals), if any; always
+   * `undefined` for a vocabulary without {@link TokenVocab.tokenBytes}.
+   */
+  idOfBytes(bytes: Uint8Array): number | undefined {
+    if (!this.byBytes) {
+      this.byBytes = new Map();
+      for (let id = 0; this.hasBytes && id < this.size; id++) {
+        const b = this.bytes(id);
+        if (!b || b.length === 0) continue;
+        const key = bytesKey(b);
+        if (!this.byBytes.has(key)) this.byBytes.set(key, id);
+      }
+    }
+    return this.byBytes.get(bytesKey(bytes));
   }
 
   /** The text of token `id` (cached). */
@@ -130,4 +173,9 @@ export class VocabIndex {
     }
     return lo;
   }
+}
+
+/** A map key for a byte string: one UTF-16 code unit per byte. */
+function bytesKey(bytes: Uint8Array): string {
+  return String.fromCharCode(...bytes);
 }

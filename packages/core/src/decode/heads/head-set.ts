@@ -15,6 +15,7 @@ import {
 } from "../head-text";
 import { draftFromPrompt } from "../prompt-lookup";
 import type { AllowedTokens } from "../token-choice";
+import { continuesUtf8, NO_BYTES, unfinishedCharacter } from "../utf8-bytes";
 import { type Branch, openBranches, restartBranch } from "./branch";
 import type { DecodeSettings } from "./settings";
 import type { HeadForksInput, HeadOutcome, HeadStopReason } from "./types";
@@ -107,7 +108,21 @@ export class HeadSet {
         command: new CopySource(commandOf(turn), vocab),
       };
     }
-    return biasCopies(row, b.text, fromCommand ? this.copySources.command : this.copySources.turn, copyBias);
+    const source = fromCommand ? this.copySources.command : this.copySources.turn;
+    const tail = this.unfinishedTail(b);
+    // The head's text ends in U+FFFD for a begun character; the nudge reads the text before it.
+    const value = tail.length > 0 ? b.text.slice(0, -1) : b.text;
+    return biasCopies(row, value, source, copyBias, tail);
+  }
+
+  /** The bytes of a character `b`'s last tokens began and did not finish (see `unfinishedCharacter`). */
+  private unfinishedTail(b: Branch): Uint8Array {
+    const { vocab } = this.input;
+    if (!vocab.hasBytes || !b.text.endsWith("\uFFFD")) return NO_BYTES;
+    const parts: number[] = [];
+    for (let i = b.ids.length - 1; i >= 0 && parts.length < 4; i--)
+      parts.unshift(...(vocab.bytes(b.ids[i]!) ?? []));
+    return unfinishedCharacter(Uint8Array.from(parts));
   }
 
   /** The tokens `b`'s constraint lets it write next, or null when unconstrained. */
@@ -116,13 +131,19 @@ export class HeadSet {
     if (!constraint) return null;
     const { vocab } = this.input;
     const ok = (text: string) => classifyHeadText(text, constraint, b.plan.stops).kind !== "rejected";
+    // With token bytes known, the head's bytes stay valid UTF-8: a begun character is finished
+    // (no marker until it is) and no token starts with a byte that continues nothing.
+    const tail = this.unfinishedTail(b);
+    const validUtf8 = vocab.hasBytes
+      ? (id: number) => continuesUtf8(tail, vocab.bytes(id) ?? NO_BYTES)
+      : () => true;
     return {
       // A token without text (ids a model pads its vocabulary with) makes no progress.
       allows: (id) => {
         const text = vocab.text(id);
-        return text !== "" && ok(b.text + text);
+        return text !== "" && validUtf8(id) && ok(b.text + text);
       },
-      all: () => vocab.acceptedTokens(b.text, ok),
+      all: () => vocab.acceptedTokens(b.text, ok).filter(validUtf8),
     };
   }
 
