@@ -175,9 +175,11 @@ export function drawTowerDefense(ph: Phrasing): Draw {
   const en = ph.lang === "en";
   const pool = en || r.chance(0.4) ? NAMES_EN : NAMES_ZH;
   const count = r.int(1, 5);
-  // Copy curriculum: a third of the names are coined, so a name is copied from the roster or
-  // the order, never recalled from training.
-  const names = r.sample(pool, count).map((n) => (r.chance(0.35) ? randomName(ph, pool === NAMES_ZH) : n));
+  // Copy curriculum: coined names are copied from the roster or the order, never recalled from
+  // training. Training items coin most names (a model that recalls the fixed roster names instead
+  // of reading them gets little for it); held-out items keep a third, the same draws as before.
+  const coinedShare = ph.split === "train" ? 0.6 : 0.35;
+  const names = r.sample(pool, count).map((n) => (r.chance(coinedShare) ? randomName(ph, pool === NAMES_ZH) : n));
   const positions = Object.keys(POS);
   const ops = names.map((name) => ({
     name,
