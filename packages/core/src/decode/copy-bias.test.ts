@@ -82,12 +82,42 @@ describe("copy bias over bytes", () => {
   test("a character split over tokens is nudged at its start and continued from its bytes", () => {
     const row = new Float32Array(BYTES.length);
     const first = biasCopies(row, "", source, 3);
-    expect([...first]).toEqual([3, 0, 0, 3, 0, 0]); // E6 AC and the whole 欧 begin a word; A7 does not
+    // E6 AC, the whole 欧 and 丝 (inside the Han run) begin a word; A7 does not
+    expect([...first]).toEqual([3, 0, 3, 3, 0, 0]);
     const mid = biasCopies(row, "", source, 3, new Uint8Array([0xe6, 0xac]));
     expect([...mid]).toEqual([0, 3, 0, 0, 0, 0]); // only A7 finishes the begun 欧
     const next = biasCopies(row, "欧", source, 3);
     expect([...next]).toEqual([0, 0, 3, 0, 0, 0]); // 丝 follows 欧
     // a begun character the request never spells there: nothing
     expect(biasCopies(row, "", source, 3, new Uint8Array([0xe7, 0x8f]))).toBe(row);
+  });
+});
+
+describe("copy bias in scripts written without spaces", () => {
+  const TEXTS = ["让", "欧", "丝", "冬天", "去", "A", "b"];
+  const vocab = {
+    size: TEXTS.length,
+    tokenText: (id: number) => TEXTS[id]!,
+    decode: (ids: readonly number[]) => ids.map((id) => TEXTS[id]).join(""),
+    encode: () => [],
+  };
+  const source = new CopySource("让欧丝冬天去北面 Ab", new VocabIndex(vocab));
+
+  test("a name inside a run of Han characters starts at any of its characters", () => {
+    expect(source.continuations("欧丝")).toEqual(["冬天去北面"]);
+    expect(source.continuations("")).toContain("欧丝冬天去北面");
+    // letters inside a Latin word are still not a start
+    expect(source.continuations("b")).toEqual([]);
+    const row = new Float32Array(TEXTS.length);
+    expect([...biasCopies(row, "", source, 3)]).toEqual([3, 3, 3, 3, 3, 3, 0]);
+    expect([...biasCopies(row, "欧", source, 3)]).toEqual([0, 0, 3, 0, 0, 0, 0]);
+  });
+
+  test("a change of script starts a word, and identifiers continue over underscores", () => {
+    const mixed = new CopySource("执行cargo_brighten，快", new VocabIndex(vocab));
+    expect(mixed.continuations("")).toContain("cargo_brighten");
+    expect(mixed.continuations("cargo")).toEqual(["_brighten"]);
+    expect(mixed.continuations("brighten")).toEqual([]); // inside the identifier
+    expect(trailingWord("cargo_")).toBe("cargo_");
   });
 });

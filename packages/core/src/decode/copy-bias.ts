@@ -4,7 +4,7 @@
  * unit's name from the roster, an id from the environment), the tokens that continue that word as
  * the request spells it get it too. A small model often names a unit it saw in training instead of
  * the roster's, or picks the right name's first letters and drifts into name-like letters of its
- * own (`Saegeikzia` -> `Saeae`). Only letters and digits are nudged, the stop marker never is, so
+ * own (`Saegeikzia` -> `Saeae`). Only letters, digits and underscores are nudged, the stop marker never is, so
  * the head still ends where the model ends it, and values that are not in the request are left to
  * the model where it prefers them by more than the bias.
  *
@@ -17,10 +17,18 @@
 import type { VocabIndex } from "./token-vocab";
 import { NO_BYTES } from "./utf8-bytes";
 
-/** Letters and digits of any script (the parts of a word a continuation may add). */
-const WORD = /^[\p{L}\p{N}]+$/u;
+/**
+ * Letters and digits of any script, and the underscore of identifiers (`turn_drone`): the parts
+ * of a word a continuation may add.
+ */
+const WORD = /^[\p{L}\p{N}_]+$/u;
 /** Most characters of a word read after the head's text. */
 const LOOKAHEAD = 24;
+/**
+ * Scripts written without spaces between words: a name inside a run of them (`让欧丝冬天去北面`)
+ * starts at any of its characters.
+ */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * The request's text (the user turn), searched case-insensitively for the head's word, and the
@@ -41,17 +49,18 @@ export class CopySource {
 
   /**
    * The rests of the words the request spells after `word`: for each occurrence of `word`
-   * (ignoring case) that starts a word, the letters and digits that follow it; for an empty
-   * `word`, every word of the request.
+   * (ignoring case) that starts a word, the letters, digits and underscores that follow it; for an empty
+   * `word`, every word of the request. In scripts written without spaces every character may
+   * start a word (see {@link startsWord}).
    */
   continuations(word: string): string[] {
     if (word === "") return this.words();
     const needle = word.toLowerCase();
     const rests = new Set<string>();
     for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
-      if (at > 0 && WORD.test(this.text[at - 1]!)) continue;
+      if (!this.startsWord(at)) continue;
       const after = this.text.slice(at + word.length, at + word.length + LOOKAHEAD);
-      const rest = /^[\p{L}\p{N}]+/u.exec(after)?.[0];
+      const rest = /^[\p{L}\p{N}_]+/u.exec(after)?.[0];
       if (rest) rests.add(rest);
     }
     return [...rests];
@@ -97,9 +106,32 @@ export class CopySource {
     }
   }
 
-  /** Every word of the request (runs of letters and digits), the continuations of an empty value. */
+  /**
+   * Whether a word may start at `at`: the text's start, after a character that is not a letter
+   * or digit, at any character of a script written without spaces, or where the script changes
+   * between one written without spaces and one with (`执行cargo_brighten`).
+   */
+  private startsWord(at: number): boolean {
+    if (at === 0 || !WORD.test(this.text[at - 1]!)) return true;
+    const here = UNSPACED.test(this.text[at]!);
+    // a change of script is a boundary too: `执行cargo_brighten`
+    return here || here !== UNSPACED.test(this.text[at - 1]!);
+  }
+
+  /**
+   * Every word of the request (runs of letters, digits and underscores, and within a run the rest from each
+   * character of a script written without spaces), the continuations of an empty value.
+   */
   private words(): string[] {
-    this.allWords ??= [...new Set(this.text.match(/[\p{L}\p{N}]+/gu) ?? [])];
+    if (!this.allWords) {
+      const words = new Set<string>();
+      for (const run of this.text.matchAll(/[\p{L}\p{N}_]+/gu)) {
+        words.add(run[0]);
+        for (let i = 1; i < run[0].length; i++)
+          if (this.startsWord(run.index + i)) words.add(run[0].slice(i, i + LOOKAHEAD));
+      }
+      this.allWords = [...words];
+    }
     return this.allWords;
   }
 }
@@ -132,9 +164,9 @@ export function commandOf(turn: string): string {
   return at < 0 ? turn : turn.slice(at + 2);
 }
 
-/** The word `text` ends with (letters and digits at its end; empty when it ends otherwise). */
+/** The word `text` ends with (letters, digits and underscores at its end; empty when it ends otherwise). */
 export function trailingWord(text: string): string {
-  return /[\p{L}\p{N}]+$/u.exec(text)?.[0] ?? "";
+  return /[\p{L}\p{N}_]+$/u.exec(text)?.[0] ?? "";
 }
 
 /**

@@ -179,7 +179,9 @@ export function drawTowerDefense(ph: Phrasing): Draw {
   // training. Training items coin most names (a model that recalls the fixed roster names instead
   // of reading them gets little for it); held-out items keep a third, the same draws as before.
   const coinedShare = ph.split === "train" ? 0.6 : 0.35;
-  const names = r.sample(pool, count).map((n) => (r.chance(coinedShare) ? randomName(ph, pool === NAMES_ZH) : n));
+  const names = r
+    .sample(pool, count)
+    .map((n) => (r.chance(coinedShare) ? randomName(ph, pool === NAMES_ZH) : n));
   const positions = Object.keys(POS);
   const ops = names.map((name) => ({
     name,
