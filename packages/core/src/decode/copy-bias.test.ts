@@ -32,12 +32,13 @@ describe("copy bias", () => {
 
   test("only the tokens that continue the word are raised, by the bias", () => {
     const row = new Float32Array(TEXTS.length);
-    const biased = biasCopies(row, "Sa", source, 3);
+    const biased = biasCopies(row, "Saeg", source, 3);
     expect(biased).not.toBe(row);
-    expect(biased[id("eg")]).toBe(3);
-    expect(biased[id("e")]).toBe(3);
-    for (const other of ["eik", "zia", "x", "<|null|>", "(", "g", "Sa"]) expect(biased[id(other)]).toBe(0);
-    expect(row[id("eg")]).toBe(0);
+    // `Saeg` is only the start of a longer word: a copy cut short, so twice the bias
+    expect(biased[id("eik")]).toBe(6);
+    expect(biased[id("e")]).toBe(6);
+    for (const other of ["eg", "zia", "x", "<|null|>", "(", "g", "Sa"]) expect(biased[id(other)]).toBe(0);
+    expect(row[id("eik")]).toBe(0);
     // an empty value: the tokens that begin a word of the request
     const first = biasCopies(row, "", source, 3);
     expect(first[id("Sa")]).toBe(3);
@@ -46,6 +47,14 @@ describe("copy bias", () => {
     expect(biasCopies(row, "Sa(", source, 3)).toBe(row);
     expect(biasCopies(row, "Qu", source, 3)).toBe(row);
     expect(biasCopies(row, "Sa", source, 0)).toBe(row);
+  });
+
+  test("a word the request also spells whole, or a number, gets the bias once", () => {
+    const both = new CopySource("Sa or Saegeikzia, day 1042", index);
+    const row = new Float32Array(TEXTS.length);
+    expect(biasCopies(row, "Sa", both, 3)[id("eg")]).toBe(3);
+    // numbers are often computed from the request's, not copied: never doubled
+    expect(biasCopies(row, "10", both, 3)[id("42")]).toBe(3);
   });
 
   test("the word a value ends with, and the user turn of a prompt", () => {

@@ -24,6 +24,7 @@ import { NO_BYTES } from "./utf8-bytes";
 const WORD = /^[\p{L}\p{N}_]+$/u;
 /** Most characters of a word read after the head's text. */
 const LOOKAHEAD = 24;
+const LETTER = /\p{L}/u;
 /**
  * Scripts written without spaces between words: a name inside a run of them (`让欧丝冬天去北面`)
  * starts at any of its characters.
@@ -64,6 +65,19 @@ export class CopySource {
       if (rest) rests.add(rest);
     }
     return [...rests];
+  }
+
+  /**
+   * Whether `word` (ignoring case) is a whole word of the request somewhere, not only the start of
+   * longer ones (`Tak` of `Taka`).
+   */
+  spellsWhole(word: string): boolean {
+    const needle = word.toLowerCase();
+    for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
+      const next = this.text[at + word.length];
+      if (this.startsWord(at) && (next === undefined || !WORD.test(next))) return true;
+    }
+    return false;
   }
 
   /**
@@ -191,7 +205,13 @@ export function biasCopies(
   if ((word === "" && value !== "") || bias === 0) return row;
   const ids = source.tokensContinuing(word, tail);
   if (ids.length === 0) return row;
+  // Half a word the request only spells longer (`Tak` of `Taka`) is a copy cut short: its
+  // continuations get the bias twice. Only after a letter: scripts without spaces run their words
+  // on, and numbers are often computed from the request's (tomorrow's date from today's), not copied.
+  const last = word.at(-1) ?? "";
+  const cut = tail.length === 0 && LETTER.test(last) && !UNSPACED.test(last) && !source.spellsWhole(word);
+  const add = cut ? 2 * bias : bias;
   const out = row.slice();
-  for (const id of ids) out[id] = out[id]! + bias;
+  for (const id of ids) out[id] = out[id]! + add;
   return out;
 }
