@@ -49,6 +49,15 @@ describe("copy bias", () => {
     expect(biasCopies(row, "Sa", source, 0)).toBe(row);
   });
 
+  test("a finished copy is not spelled on: letters after a whole word nothing continues lose the bias", () => {
+    const row = new Float32Array(TEXTS.length);
+    const done = biasCopies(row, "Saegeikzia", source, 3);
+    for (const word of ["Sa", "eg", "eik", "zia", "x", "e", "42", "g"]) expect(done[id(word)]).toBe(-3);
+    // the marker and punctuation are left as they are
+    expect(done[id("<|null|>")]).toBe(0);
+    expect(done[id("(")]).toBe(0);
+  });
+
   test("a word the request also spells whole, or a number, gets the bias once", () => {
     const both = new CopySource("Sa or Saegeikzia, day 1042", index);
     const row = new Float32Array(TEXTS.length);

@@ -25,6 +25,7 @@ const WORD = /^[\p{L}\p{N}_]+$/u;
 /** Most characters of a word read after the head's text. */
 const LOOKAHEAD = 24;
 const LETTER = /\p{L}/u;
+const WORD_START = /^[\p{L}\p{N}_]/u;
 /**
  * Scripts written without spaces between words: a name inside a run of them (`让欧丝冬天去北面`)
  * starts at any of its characters.
@@ -65,6 +66,11 @@ export class CopySource {
       if (rest) rests.add(rest);
     }
     return [...rests];
+  }
+
+  /** The tokens of the vocabulary whose text begins with a letter, digit or underscore. */
+  wordCharacterTokens(): readonly number[] {
+    return this.index.tokensMatching(WORD_START);
   }
 
   /**
@@ -204,13 +210,21 @@ export function biasCopies(
   const word = trailingWord(value);
   if ((word === "" && value !== "") || bias === 0) return row;
   const ids = source.tokensContinuing(word, tail);
-  if (ids.length === 0) return row;
-  // Half a word the request only spells longer (`Tak` of `Taka`) is a copy cut short: its
-  // continuations get the bias twice. Only after a letter: scripts without spaces run their words
-  // on, and numbers are often computed from the request's (tomorrow's date from today's), not copied.
+  // Only after a letter: scripts without spaces run their words on, and numbers are often
+  // computed from the request's (tomorrow's date from today's), not copied.
   const last = word.at(-1) ?? "";
-  const cut = tail.length === 0 && LETTER.test(last) && !UNSPACED.test(last) && !source.spellsWhole(word);
-  const add = cut ? 2 * bias : bias;
+  const spelled = tail.length === 0 && LETTER.test(last) && !UNSPACED.test(last);
+  if (ids.length === 0) {
+    // A whole word of the request that nothing there continues is a finished copy: letters
+    // added to it make a name the request does not hold (`Fistia` -> `Fistiae`).
+    if (!spelled || !source.spellsWhole(word)) return row;
+    const out = row.slice();
+    for (const id of source.wordCharacterTokens()) out[id] = out[id]! - bias;
+    return out;
+  }
+  // Half a word the request only spells longer (`Tak` of `Taka`) is a copy cut short: its
+  // continuations get the bias twice.
+  const add = spelled && !source.spellsWhole(word) ? 2 * bias : bias;
   const out = row.slice();
   for (const id of ids) out[id] = out[id]! + add;
   return out;

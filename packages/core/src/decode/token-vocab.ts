@@ -41,6 +41,7 @@ export class VocabIndex {
   private byText: Map<string, number> | null = null;
   private byBytes: Map<string, number> | null = null;
   private readonly byteCache: (Uint8Array | undefined)[] = [];
+  private readonly matching = new Map<RegExp, number[]>();
 
   constructor(readonly vocab: TokenVocab) {
     this.texts = new Array(vocab.size);
@@ -108,6 +109,17 @@ export class VocabIndex {
       }
     }
     return this.byBytes.get(bytesKey(bytes));
+  }
+
+  /** The tokens whose text `pattern` matches, found once per pattern object and kept. */
+  tokensMatching(pattern: RegExp): readonly number[] {
+    let ids = this.matching.get(pattern);
+    if (!ids) {
+      ids = [];
+      for (let id = 0; id < this.size; id++) if (pattern.test(this.text(id))) ids.push(id);
+      this.matching.set(pattern, ids);
+    }
+    return ids;
   }
 
   /** The text of token `id` (cached). */
