@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { freeTextConstraint } from "./constraints/free-text";
 import { commandOf } from "./copy-bias";
 import type { HeadStops, TextConstraint } from "./head-text";
 import { decodeHeads } from "./multi-head";
@@ -18,36 +19,36 @@ const vocab = new ListVocab([
 const stopsOf = (head: string): HeadStops => ({ value: [`</${head}>`, "<|im_end|>"], null: ["<|null|>"] });
 const kinded = (kind: string, choices: string[]): TextConstraint => ({ ...choiceOf(choices), kind });
 
+/** The heads' texts that `runtime` decodes for a prompt holding `turn` as its user turn. */
+async function decodeTurn(
+  words: ListVocab,
+  runtime: HashRuntime,
+  turn: string,
+  settings: { copyBias: number; maxTokens: number },
+  heads: { name: string; constraint: TextConstraint }[],
+): Promise<string[]> {
+  const promptIds = words.encode(`<|im_start|>user\n${turn}<|im_end|>`);
+  const result = await decodeHeads({
+    runtime,
+    vocab: new VocabIndex(words),
+    past: runtime.emptyKv(),
+    pending: promptIds,
+    promptIds,
+    ...settings,
+    heads: heads.map((h) => ({ ...h, tagIds: words.encode(`<${h.name}>`), stops: stopsOf(h.name) })),
+  });
+  return result.heads.map((h) => h.text.replace(/<\/\w+>$/, ""));
+}
+
 /** The function and direction a fake model picks for `turn`, which prefers `wait` and `down` by 1.5. */
 async function decide(turn: string, copyBias: number): Promise<string[]> {
   const runtime = new HashRuntime(vocab.size);
   runtime.bias.set(vocab.id("wait"), 1.5);
   runtime.bias.set(vocab.id("down"), 1.5);
-  const promptIds = vocab.encode(`<|im_start|>user\n${turn}<|im_end|>`);
-  const result = await decodeHeads({
-    runtime,
-    vocab: new VocabIndex(vocab),
-    past: runtime.emptyKv(),
-    pending: promptIds,
-    promptIds,
-    copyBias,
-    maxTokens: 4,
-    heads: [
-      {
-        name: "function",
-        tagIds: vocab.encode("<function>"),
-        stops: stopsOf("function"),
-        constraint: kinded("function", ["flap", "wait"]),
-      },
-      {
-        name: "arg1",
-        tagIds: vocab.encode("<arg1>"),
-        stops: stopsOf("arg1"),
-        constraint: kinded("enum", ["up", "down"]),
-      },
-    ],
-  });
-  return result.heads.map((h) => h.text.replace(/<\/\w+>$/, ""));
+  return decodeTurn(vocab, runtime, turn, { copyBias, maxTokens: 4 }, [
+    { name: "function", constraint: kinded("function", ["flap", "wait"]) },
+    { name: "arg1", constraint: kinded("enum", ["up", "down"]) },
+  ]);
 }
 
 describe("copy nudge of the function head and enum arguments", () => {
@@ -65,5 +66,32 @@ describe("copy nudge of the function head and enum arguments", () => {
     expect(commandOf('environment: ["hp: 3"]\nhistory: [flap()]\n\nfire left')).toBe("fire left");
     expect(commandOf("Wave 3\nOperators: Amiya(center)\n\nAmiya, skill")).toBe("Amiya, skill");
     expect(commandOf("just the order")).toBe("just the order");
+  });
+});
+
+describe("copy nudge of free-text arguments", () => {
+  const names = new ListVocab([...MARKERS, ..."abcdefghijklmnopqrstuvwxyz ()[]:\n", "Anri", "Siege", "Ines"]);
+
+  /** The unit a fake model that prefers Anri by `lead` names for `turn`. */
+  async function unit(turn: string, copyBias: number, lead = 1): Promise<string> {
+    const runtime = new HashRuntime(names.size);
+    runtime.bias.set(names.id("Anri"), 10 + lead);
+    runtime.bias.set(names.id("Siege"), 10);
+    runtime.bias.set(names.id("Ines"), 10);
+    const [name] = await decodeTurn(names, runtime, turn, { copyBias, maxTokens: 1 }, [
+      { name: "arg1", constraint: freeTextConstraint(false) },
+    ]);
+    return name!;
+  }
+
+  test("the command's words weigh half as much again as the rest of the turn's", async () => {
+    // both names are in the roster (+3 each); the order names Siege (+1.5 more)
+    expect(await unit("roster: Anri Siege\n\nSiege retreat", 3)).toBe("Siege");
+    expect(await unit("roster: Anri Siege\n\nSiege retreat", 0)).toBe("Anri");
+    // a name the model prefers by more than the extra half stays
+    expect(await unit("roster: Anri Siege\n\nSiege retreat", 3, 2)).toBe("Anri");
+    // a roster name alone gets the turn's bias: it wins over names the turn does not hold
+    expect(await unit("roster: Anri\n\nretreat", 3, -2)).toBe("Anri");
+    expect(await unit("roster: Anri\n\nretreat", 0, -2)).not.toBe("Anri");
   });
 });

@@ -90,9 +90,10 @@ export class HeadSet {
 
   /**
    * `row` with the copy nudge for `b` (see `copy-bias.ts`): constrained heads that write free
-   * text (or may, before the function is known) copy from the whole user turn; the function head
-   * and enum arguments from its command, the words the speaker said. Numbers, booleans and
-   * unconstrained decoding are left as they are.
+   * text (or may, before the function is known) copy from the whole user turn, the command's
+   * words half as much again (the roster names every operator, the order the one it means); the
+   * function head and enum arguments from the command alone, the words the speaker said.
+   * Numbers, booleans and unconstrained decoding are left as they are.
    */
   copyBiased(b: Branch, row: Float32Array): Float32Array {
     const { copyBias } = this.settings;
@@ -108,11 +109,12 @@ export class HeadSet {
         command: new CopySource(commandOf(turn), vocab),
       };
     }
-    const source = fromCommand ? this.copySources.command : this.copySources.turn;
+    const { turn, command } = this.copySources;
     const tail = this.unfinishedTail(b);
     // The head's text ends in U+FFFD for a begun character; the nudge reads the text before it.
     const value = tail.length > 0 ? b.text.slice(0, -1) : b.text;
-    return biasCopies(row, value, source, copyBias, tail);
+    if (fromCommand) return biasCopies(row, value, command, copyBias, tail);
+    return biasCopies(biasCopies(row, value, turn, copyBias, tail), value, command, copyBias / 2, tail);
   }
 
   /** The bytes of a character `b`'s last tokens began and did not finish (see `unfinishedCharacter`). */
