@@ -68,7 +68,10 @@ def ts_section(ts_eval: dict | None) -> str:
         "The same model served by rtool's TypeScript stack exactly as `rtool-server` runs it: ONNX Runtime, "
         "constrained multi-head decoding, calls typed against the tools' schemas. Exact = function and every "
         "argument equal after typing; `speak.text` must be non-empty and in the query's language. The scenario "
-        "examples check only the arguments their files fix.\n\n" + "\n\n".join(parts) + "\n\n"
+        "examples check only the arguments their files fix. The decoding is the callers' default, the copy nudge "
+        "included (`copyBias` 3: tokens that copy a tool, a value or a name from the request get +3 on their "
+        "logits; see `docs/ARCHITECTURE.md`), so decode changes move these tables without new weights; "
+        "`tools/train/phases.md` tells which decoding each phase's figures used.\n\n" + "\n\n".join(parts) + "\n\n"
     )
 
 
