@@ -120,7 +120,8 @@ export class CopySource {
   private addByBytes(rest: Uint8Array, tail: Uint8Array, found: Set<number>): void {
     if (rest.length <= tail.length || tail.some((b, i) => rest[i] !== b)) return;
     const ahead = rest.subarray(tail.length);
-    for (let n = 1; n <= ahead.length; n++) {
+    const longest = Math.min(ahead.length, this.index.longestBytes());
+    for (let n = 1; n <= longest; n++) {
       const id = this.index.idOfBytes(ahead.subarray(0, n));
       if (id !== undefined) found.add(id);
     }

@@ -40,6 +40,7 @@ export class VocabIndex {
   private sorted: Int32Array | null = null;
   private byText: Map<string, number> | null = null;
   private byBytes: Map<string, number> | null = null;
+  private maxBytes = 0;
   private readonly byteCache: (Uint8Array | undefined)[] = [];
   private readonly matching = new Map<RegExp, number[]>();
 
@@ -99,16 +100,23 @@ export class VocabIndex {
    * `undefined` for a vocabulary without {@link TokenVocab.tokenBytes}.
    */
   idOfBytes(bytes: Uint8Array): number | undefined {
+    if (bytes.length > this.longestBytes()) return undefined;
+    return this.byBytes!.get(bytesKey(bytes));
+  }
+
+  /** The most bytes one token holds (0 without {@link TokenVocab.tokenBytes}); no longer byte string is a token. */
+  longestBytes(): number {
     if (!this.byBytes) {
       this.byBytes = new Map();
       for (let id = 0; this.hasBytes && id < this.size; id++) {
         const b = this.bytes(id);
         if (!b || b.length === 0) continue;
+        this.maxBytes = Math.max(this.maxBytes, b.length);
         const key = bytesKey(b);
         if (!this.byBytes.has(key)) this.byBytes.set(key, id);
       }
     }
-    return this.byBytes.get(bytesKey(bytes));
+    return this.maxBytes;
   }
 
   /** The tokens whose text `pattern` matches, found once per pattern object and kept. */
