@@ -4,9 +4,11 @@
  * unit's name from the roster, an id from the environment), the tokens that continue that word as
  * the request spells it get it too. A small model often names a unit it saw in training instead of
  * the roster's, or picks the right name's first letters and drifts into name-like letters of its
- * own (`Saegeikzia` -> `Saeae`). Only letters, digits and underscores are nudged, the stop marker never is, so
- * the head still ends where the model ends it, and values that are not in the request are left to
- * the model where it prefers them by more than the bias.
+ * own (`Saegeikzia` -> `Saeae`). Only letters, digits and underscores are nudged, the stop marker
+ * never is, so the head still ends where the model ends it, and values that are not in the request
+ * are left to the model where it prefers them by more than the bias. Two refinements for copies
+ * of letters: a word the request only spells longer is continued with twice the bias (a copy cut
+ * short), and letters after a whole word nothing there continues lose the bias (a copy spelled on).
  *
  * The function head and enum arguments get the same nudge from the command alone
  * ({@link commandOf}): a tool or value the speaker names ("flap", "call send_gate", "brighten the
@@ -25,6 +27,11 @@ const WORD = /^[\p{L}\p{N}_]+$/u;
 /** Most characters of a word read after the head's text. */
 const LOOKAHEAD = 24;
 const LETTER = /\p{L}/u;
+/**
+ * A token that would spell on a finished word. The underscore counts: letting a finished word go
+ * on with an identifier's next part (`note` + `_cast`) changed nothing on the synthetic tool sets
+ * and cost a tower-defense name.
+ */
 const WORD_START = /^[\p{L}\p{N}_]/u;
 /**
  * Scripts written without spaces between words: a name inside a run of them (`让欧丝冬天去北面`)
@@ -51,9 +58,9 @@ export class CopySource {
 
   /**
    * The rests of the words the request spells after `word`: for each occurrence of `word`
-   * (ignoring case) that starts a word, the letters, digits and underscores that follow it; for an empty
-   * `word`, every word of the request. In scripts written without spaces every character may
-   * start a word (see {@link startsWord}).
+   * (ignoring case) that starts a word, the letters, digits and underscores that follow it; for
+   * an empty `word`, every word of the request. In scripts written without spaces every character
+   * may start a word (see {@link startsWord}).
    */
   continuations(word: string): string[] {
     if (word === "") return this.words();
@@ -140,8 +147,8 @@ export class CopySource {
   }
 
   /**
-   * Every word of the request (runs of letters, digits and underscores, and within a run the rest from each
-   * character of a script written without spaces), the continuations of an empty value.
+   * Every word of the request (runs of letters, digits and underscores, and within a run the rest
+   * from each character of a script written without spaces), the continuations of an empty value.
    */
   private words(): string[] {
     if (!this.allWords) {
