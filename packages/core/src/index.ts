@@ -64,7 +64,7 @@ export type { ConstraintKind, HeadConstraint } from "./decode/constraints/types"
 export { unionConstraint } from "./decode/constraints/union";
 export type { ValueGrammar } from "./decode/constraints/value-grammar";
 export { spacedConstraint } from "./decode/constraints/value-grammar";
-export { biasCopies, CopySource } from "./decode/copy-bias";
+export { biasCopies, biasCopiesFrom, CopySource } from "./decode/copy-bias";
 export type {
   DoneText,
   HeadStops,

@@ -215,8 +215,39 @@ export function biasCopies(
   bias: number,
   tail: Uint8Array = NO_BYTES,
 ): Float32Array {
+  return biasCopiesFrom(row, value, [[source, bias]], tail);
+}
+
+/**
+ * {@link biasCopies} from several sources at once, each with its own bias (the user turn, and its
+ * command again), the adjustments summed into one copy of `row`: a head's row is copied at most
+ * once per step, whatever the vocabulary's size.
+ */
+export function biasCopiesFrom(
+  row: Float32Array,
+  value: string,
+  nudges: readonly (readonly [CopySource, number])[],
+  tail: Uint8Array = NO_BYTES,
+): Float32Array {
+  let out: Float32Array | null = null;
+  for (const [source, bias] of nudges) {
+    const nudge = copyNudge(value, source, bias, tail);
+    if (!nudge) continue;
+    out ??= row.slice();
+    for (const id of nudge.ids) out[id] = out[id]! + nudge.add;
+  }
+  return out ?? row;
+}
+
+/** The tokens `source` nudges after `value`, and by how much (negative: a finished copy); null for none. */
+function copyNudge(
+  value: string,
+  source: CopySource,
+  bias: number,
+  tail: Uint8Array,
+): { ids: readonly number[]; add: number } | null {
   const word = trailingWord(value);
-  if ((word === "" && value !== "") || bias === 0) return row;
+  if ((word === "" && value !== "") || bias === 0) return null;
   const ids = source.tokensContinuing(word, tail);
   // Only after a letter: scripts without spaces run their words on, and numbers are often
   // computed from the request's (tomorrow's date from today's), not copied.
@@ -225,15 +256,10 @@ export function biasCopies(
   if (ids.length === 0) {
     // A whole word of the request that nothing there continues is a finished copy: letters
     // added to it make a name the request does not hold (`Fistia` -> `Fistiae`).
-    if (!spelled || !source.spellsWhole(word)) return row;
-    const out = row.slice();
-    for (const id of source.wordCharacterTokens()) out[id] = out[id]! - bias;
-    return out;
+    if (!spelled || !source.spellsWhole(word)) return null;
+    return { ids: source.wordCharacterTokens(), add: -bias };
   }
   // Half a word the request only spells longer (`Tak` of `Taka`) is a copy cut short: its
   // continuations get the bias twice.
-  const add = spelled && !source.spellsWhole(word) ? 2 * bias : bias;
-  const out = row.slice();
-  for (const id of ids) out[id] = out[id]! + add;
-  return out;
+  return { ids, add: spelled && !source.spellsWhole(word) ? 2 * bias : bias };
 }

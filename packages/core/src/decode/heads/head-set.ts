@@ -5,7 +5,7 @@
  * when it is final). The forward passes are the loop's; this only keeps the heads' states.
  */
 
-import { biasCopies, CopySource, commandOf, userTurn } from "../copy-bias";
+import { biasCopiesFrom, CopySource, commandOf, userTurn } from "../copy-bias";
 import {
   classifyHeadText,
   type DoneText,
@@ -113,8 +113,13 @@ export class HeadSet {
     const tail = this.unfinishedTail(b);
     // The head's text ends in U+FFFD for a begun character; the nudge reads the text before it.
     const value = tail.length > 0 ? b.text.slice(0, -1) : b.text;
-    if (fromCommand) return biasCopies(row, value, command, copyBias, tail);
-    return biasCopies(biasCopies(row, value, turn, copyBias, tail), value, command, copyBias / 2, tail);
+    const nudges = fromCommand
+      ? ([[command, copyBias]] as const)
+      : ([
+          [turn, copyBias],
+          [command, copyBias / 2],
+        ] as const);
+    return biasCopiesFrom(row, value, nudges, tail);
   }
 
   /** The bytes of a character `b`'s last tokens began and did not finish (see `unfinishedCharacter`). */
