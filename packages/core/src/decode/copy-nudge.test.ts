@@ -69,6 +69,40 @@ describe("copy nudge of the function head and enum arguments", () => {
   });
 });
 
+describe("the function head's nudge towards tools the order names", () => {
+  const tools = new ListVocab([
+    ...MARKERS,
+    ...'abcdefghijklmnopqrstuvwxyz ()[]:\n"',
+    "send",
+    "_gate",
+    "_thermostat",
+  ]);
+  const names = ["send_gate", "send_thermostat"];
+
+  /** The tool a fake model that prefers `_gate` by `lead` after `send` picks for `turn`. */
+  async function tool(turn: string, copyBias: number, lead: number): Promise<string> {
+    const runtime = new HashRuntime(tools.size);
+    runtime.bias.set(tools.id("send"), 10);
+    runtime.bias.set(tools.id("_gate"), 10 + lead);
+    runtime.bias.set(tools.id("_thermostat"), 10);
+    const constraint = { ...kinded("function", names), choices: names };
+    const [name] = await decodeTurn(tools, runtime, turn, { copyBias, maxTokens: 3 }, [
+      { name: "function", constraint },
+    ]);
+    return name!;
+  }
+
+  test("a name whose later part the order says wins at the fork by up to twice the bias", async () => {
+    // `send` is said for both; `thermostat` only for one: the half of send_gate's parts said
+    // leaves send_thermostat ahead by the bias (3 here)
+    expect(await tool("state: ok\n\nsend the thermostat song imagine", 3, 2)).toBe("send_thermostat");
+    expect(await tool("state: ok\n\nsend the thermostat song imagine", 3, 4)).toBe("send_gate");
+    expect(await tool("state: ok\n\nsend the thermostat song imagine", 0, 2)).toBe("send_gate");
+    // the environment line above the order does not count as said
+    expect(await tool("thermostat: ok\nsend it", 3, 2)).toBe("send_gate");
+  });
+});
+
 describe("copy nudge of free-text arguments", () => {
   const names = new ListVocab([...MARKERS, ..."abcdefghijklmnopqrstuvwxyz ()[]:\n", "Anri", "Siege", "Ines"]);
 

@@ -19,6 +19,8 @@ export interface TextConstraint {
   readonly allowsNull: boolean;
   /** `"null"` marks a head that may only be absent (it is then forced to `<|null|>`). */
   readonly kind?: string;
+  /** The fixed strings a choice allows (the function head's tool names), where the constraint tells them. */
+  readonly choices?: readonly string[];
 }
 
 /** The markers that end one head. */

@@ -41,6 +41,7 @@ export class VocabIndex {
   private byText: Map<string, number> | null = null;
   private byBytes: Map<string, number> | null = null;
   private maxBytes = 0;
+  private maxText = 0;
   private readonly byteCache: (Uint8Array | undefined)[] = [];
   private readonly matching = new Map<RegExp, number[]>();
 
@@ -67,14 +68,25 @@ export class VocabIndex {
 
   /** The token whose whole text is `text` (the lowest id among equals), if any. */
   idOfText(text: string): number | undefined {
+    return this.textIndex().get(text);
+  }
+
+  /** The longest token text (UTF-16 code units): no longer string is a token's whole text. */
+  longestText(): number {
+    this.textIndex();
+    return this.maxText;
+  }
+
+  private textIndex(): Map<string, number> {
     if (!this.byText) {
       this.byText = new Map();
       for (let id = 0; id < this.size; id++) {
         const t = this.text(id);
+        this.maxText = Math.max(this.maxText, t.length);
         if (t !== "" && !this.byText.has(t)) this.byText.set(t, id);
       }
     }
-    return this.byText.get(text);
+    return this.byText;
   }
 
   /** Whether the vocabulary tells each token's bytes (see {@link TokenVocab.tokenBytes}). */

@@ -47,11 +47,8 @@ export function choiceGrammar(choices: readonly Choice[]): ValueGrammar {
 
 /** The function head: exactly one of the request's tool names (case-sensitive). */
 export function functionNameConstraint(names: readonly string[]): HeadConstraint {
-  return spacedConstraint(
-    "function",
-    choiceGrammar(names.map((text) => ({ text, ignoreCase: false }))),
-    false,
-  );
+  const grammar = choiceGrammar(names.map((text) => ({ text, ignoreCase: false })));
+  return { ...spacedConstraint("function", grammar, false), choices: [...names] };
 }
 
 /** One of an enum's values, written as the call mapping reads them (`String(v)` for numbers). */

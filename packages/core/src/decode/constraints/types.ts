@@ -41,4 +41,6 @@ export interface HeadConstraint {
    * (only the stop marker may follow), else `null`.
    */
   forcedContinuation(text: string): string | null;
+  /** The values a choice among fixed strings allows (the function head's tool names); absent for other kinds. */
+  readonly choices?: readonly string[];
 }

@@ -1,0 +1,71 @@
+import { describe, expect, test } from "bun:test";
+import { biasSaidNames, nameParts, orderOf, saidShares } from "./name-parts";
+import { VocabIndex } from "./token-vocab";
+
+// A vocabulary of whole texts: id i is TEXTS[i].
+const TEXTS = ["send", "_gate", "_therm", "ostat", " send", "wait", "fl", "ap", " flap", "x"];
+const index = new VocabIndex({
+  size: TEXTS.length,
+  tokenText: (id: number) => TEXTS[id]!,
+  decode: (ids: readonly number[]) => ids.map((id) => TEXTS[id]).join(""),
+  encode: () => [],
+});
+const id = (text: string) => TEXTS.indexOf(text);
+
+describe("tool names said in the command", () => {
+  test("a name's parts: split at separators and case changes, short parts left out", () => {
+    expect(nameParts("send_thermostat")).toEqual(["send", "thermostat"]);
+    expect(nameParts("lookAt")).toEqual(["look"]);
+    expect(nameParts("move_to")).toEqual(["move"]);
+    expect(nameParts("set-stance2")).toEqual(["set", "stance"]);
+  });
+
+  test("the share of a name's parts the command says as words, in their inflected forms too", () => {
+    const names = ["send_gate", "send_thermostat", "flap", "wait", "use_skill"];
+    const counts = (command: string) => Object.fromEntries(saidShares(names, command));
+    expect(counts('time to send the thermostat song "Imagine"')).toMatchObject({
+      send_gate: 0.5,
+      send_thermostat: 1,
+      wait: 0,
+    });
+    expect(counts("call send_gate, x 116")).toMatchObject({ send_gate: 1, send_thermostat: 0.5 });
+    expect(counts("keep flapping!")).toMatchObject({ flap: 1, wait: 0 });
+    expect(counts("Flaps now")).toMatchObject({ flap: 1 });
+    expect(counts("don't flap, just wait")).toMatchObject({ flap: 0, wait: 1 });
+    expect(counts("Amiya, using her skill")).toMatchObject({ use_skill: 1 });
+    expect(counts("Amiya, your skill")).toMatchObject({ use_skill: 0.5 });
+    // letters inside a longer word are not the word
+    expect(counts("the gateway")).toMatchObject({ send_gate: 0 });
+  });
+
+  test("each next token gets the bias times the best share among the names it leads to", () => {
+    const names = ["send_gate", "send_thermostat", "flap", "wait"];
+    const shares = saidShares(names, "send the thermostat song");
+    const row = new Float32Array(TEXTS.length);
+    const first = biasSaidNames(row, "", shares, index, 2);
+    expect(first).not.toBe(row);
+    // `send` leads to send_thermostat (all said), a leading space is allowed before a value
+    expect(first[id("send")]).toBe(2);
+    expect(first[id(" send")]).toBe(2);
+    for (const other of ["wait", "fl", "_gate", "x"]) expect(first[id(other)]).toBe(0);
+    // at the fork, towards the name said more
+    const fork = biasSaidNames(row, "send", shares, index, 2);
+    expect(fork[id("_therm")]).toBe(2);
+    expect(fork[id("_gate")]).toBe(1);
+    // the rest of a name after a leading space
+    const flap = saidShares(names, "flap!");
+    expect(biasSaidNames(row, "", flap, index, 2)[id(" flap")]).toBe(2);
+    expect(biasSaidNames(row, " fl", flap, index, 2)[id("ap")]).toBe(2);
+  });
+
+  test("the order is the command's last line, under the environment's", () => {
+    expect(orderOf("Nightingale's skill is ready\nmove Yato to south\n")).toBe("move Yato to south");
+    expect(orderOf("flap")).toBe("flap");
+  });
+
+  test("a row whose names are not said at all is returned as it is", () => {
+    const shares = saidShares(["wait", "send_gate"], "hold on");
+    const row = new Float32Array(TEXTS.length);
+    expect(biasSaidNames(row, "", shares, index, 2)).toBe(row);
+  });
+});
