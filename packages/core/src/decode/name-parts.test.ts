@@ -34,6 +34,11 @@ describe("tool names said in the command", () => {
     expect(counts("don't flap, just wait")).toMatchObject({ flap: 0, wait: 1 });
     expect(counts("Amiya, using her skill")).toMatchObject({ use_skill: 1 });
     expect(counts("Amiya, your skill")).toMatchObject({ use_skill: 0.5 });
+    // an enum's values the same way
+    expect(Object.fromEntries(saidShares(["shake_head", "nod"], "shake your head"))).toEqual({
+      shake_head: 1,
+      nod: 0,
+    });
     // letters inside a longer word are not the word
     expect(counts("the gateway")).toMatchObject({ send_gate: 0 });
   });

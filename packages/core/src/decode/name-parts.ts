@@ -5,7 +5,8 @@
  * nudge (`copy-bias.ts`) already favours a token that starts a word of the command, but a name's
  * later parts sit behind the first's tokens (`send` is shared by `send_gate`), and a tiny model
  * reads a tool name it never saw in a wording as a familiar tool: rt-tiny answered "flap your
- * wings" with `wait` and "send the thermostat song" with `send_gate`.
+ * wings" with `wait` and "send the thermostat song" with `send_gate`. Enum arguments get the
+ * same nudge over their values (`shake_head` for "shake your head").
  *
  * Each token the function head may write next gets the bias times the best share of said parts
  * among the tools it leads towards: at a fork, the branch towards the best-said tool is the

@@ -54,7 +54,10 @@ export function functionNameConstraint(names: readonly string[]): HeadConstraint
 /** One of an enum's values, written as the call mapping reads them (`String(v)` for numbers). */
 export function enumConstraint(values: readonly (string | number)[], allowsNull: boolean): HeadConstraint {
   const choices = values.map((v) => ({ text: enumText(v), ignoreCase: typeof v === "string" }));
-  return spacedConstraint("enum", choiceGrammar(choices), allowsNull);
+  return {
+    ...spacedConstraint("enum", choiceGrammar(choices), allowsNull),
+    choices: choices.map((c) => c.text),
+  };
 }
 
 /** `true` or `false`, in any case. */

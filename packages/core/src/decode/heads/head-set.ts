@@ -22,10 +22,11 @@ import type { DecodeSettings } from "./settings";
 import type { HeadForksInput, HeadOutcome, HeadStopReason } from "./types";
 
 /**
- * The function head's nudge towards tools the command names in words, as a multiple of the copy
- * nudge (see `name-parts.ts`). rt-tiny's held-out requests through rtool: x1 65.8 -> 66.2%, x2
- * 66.8% (Flappy 58.4 -> 67.6%, families 71.4 -> 71.5%), x3 67.3% but families 71.4%, avatar and
- * ship lower.
+ * The nudge of the function head and enum arguments towards the names the command says in
+ * words, as a multiple of the copy nudge (see `name-parts.ts`). rt-tiny's held-out requests
+ * through rtool, function head only: x1 65.8 -> 66.2%, x2 66.8% (Flappy 58.4 -> 67.6%, families
+ * 71.4 -> 71.5%), x3 67.3% but families 71.4%, avatar and ship lower; enums too at x2: 67.0%,
+ * families 71.8%.
  */
 const NAME_BIAS = 2;
 
@@ -45,8 +46,8 @@ export class HeadSet {
   private holding: boolean;
   /** The request's user turn and its command, for the copy nudge; read from the prompt when first needed. */
   private copySources: { turn: CopySource; command: CopySource } | null = null;
-  /** {@link saidShares} of the function head's names, with the names they were counted for. */
-  private saidNames: { names: readonly string[]; shares: Map<string, number> } | null = null;
+  /** {@link saidShares} of each choice head's values (tool names, an enum's values), by value list. */
+  private readonly sharesByChoices = new Map<readonly string[], Map<string, number>>();
 
   constructor(
     private readonly input: HeadForksInput,
@@ -104,8 +105,8 @@ export class HeadSet {
    * text (or may, before the function is known) copy from the whole user turn, the command's
    * words half as much again (the roster names every operator, the order the one it means); the
    * function head and enum arguments from the command alone, the words the speaker said, and
-   * the function head twice the bias more towards the tools whose name's parts the order says
-   * (see `name-parts.ts`). Numbers, booleans and unconstrained decoding are left as they are.
+   * twice the bias more towards the tools and values whose name's parts the order says (see
+   * `name-parts.ts`). Numbers, booleans and unconstrained decoding are left as they are.
    */
   copyBiased(b: Branch, row: Float32Array): Float32Array {
     const { copyBias } = this.settings;
@@ -132,12 +133,14 @@ export class HeadSet {
           [command, copyBias / 2],
         ] as const);
     const copied = biasCopiesFrom(row, value, nudges, tail);
-    // the function head also leans towards the tools the order names in words
+    // the function head and enums also lean towards the names the order says in words
     const names = b.constraint?.choices;
-    if (kind !== "function" || !names) return copied;
-    if (this.saidNames?.names !== names)
-      this.saidNames = { names, shares: saidShares(names, orderOf(command.text)) };
-    const { shares } = this.saidNames;
+    if (!names) return copied;
+    let shares = this.sharesByChoices.get(names);
+    if (!shares) {
+      shares = saidShares(names, orderOf(command.text));
+      this.sharesByChoices.set(names, shares);
+    }
     return biasSaidNames(copied, b.text, shares, this.input.vocab, copyBias * NAME_BIAS);
   }
 
