@@ -103,6 +103,27 @@ describe("the function head's nudge towards tools the order names", () => {
   });
 });
 
+describe("an arg head's nudge towards the value the order gives its parameter by name", () => {
+  const numbers = new ListVocab([...MARKERS, ..."abcdefghijklmnopqrstuvwxyz ()[]:\n", "116", "6878"]);
+
+  async function x(turn: string, copyBias: number): Promise<string> {
+    const runtime = new HashRuntime(numbers.size);
+    runtime.bias.set(numbers.id("6878"), 12);
+    runtime.bias.set(numbers.id("116"), 10);
+    const constraint = { ...kinded("number", ["116", "6878"]), parameters: ["x"] };
+    const [value] = await decodeTurn(numbers, runtime, turn, { copyBias, maxTokens: 1 }, [
+      { name: "arg1", constraint },
+    ]);
+    return value!;
+  }
+
+  test("the number said after the parameter's name wins over one the model prefers by less", async () => {
+    expect(await x("state: ok\n\ngo with amount of 6878 and x 116", 3)).toBe("116");
+    expect(await x("state: ok\n\ngo with amount of 6878 and x 116", 0)).toBe("6878");
+    expect(await x("state: ok\n\ngo with amount of 6878 and 116", 3)).toBe("6878");
+  });
+});
+
 describe("copy nudge of free-text arguments", () => {
   const names = new ListVocab([...MARKERS, ..."abcdefghijklmnopqrstuvwxyz ()[]:\n", "Anri", "Siege", "Ines"]);
 

@@ -21,6 +21,8 @@ export interface TextConstraint {
   readonly kind?: string;
   /** The fixed strings a choice allows (the function head's tool names), where the constraint tells them. */
   readonly choices?: readonly string[];
+  /** The parameters an arg head may be filling, where the constraint tells them. */
+  readonly parameters?: readonly string[];
 }
 
 /** The markers that end one head. */

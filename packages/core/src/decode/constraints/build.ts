@@ -77,15 +77,19 @@ export function buildHeadConstraints(
 
 function chosenArgConstraint(tool: ToolSpec, position: number): HeadConstraint {
   const parameter = tool.parameters[position];
-  return parameter ? parameterConstraint(parameter) : nullOnlyConstraint;
+  return parameter ? { ...parameterConstraint(parameter), parameters: [parameter.name] } : nullOnlyConstraint;
 }
 
 function unionArgConstraint(tools: readonly ToolSpec[], position: number): HeadConstraint {
   const parameters = tools.flatMap((t) => (t.parameters[position] ? [t.parameters[position]] : []));
   const someToolLacksIt = parameters.length < tools.length;
+  const names = [...new Set(parameters.map((p) => p.name))];
   if (parameters.some((p) => p.type === "string" && !p.enum)) {
     // Free text already allows everything; only the null option can differ.
-    return freeTextConstraint(someToolLacksIt || parameters.some((p) => !p.required));
+    return {
+      ...freeTextConstraint(someToolLacksIt || parameters.some((p) => !p.required)),
+      parameters: names,
+    };
   }
-  return unionConstraint(parameters.map(parameterConstraint), someToolLacksIt);
+  return { ...unionConstraint(parameters.map(parameterConstraint), someToolLacksIt), parameters: names };
 }

@@ -43,4 +43,9 @@ export interface HeadConstraint {
   forcedContinuation(text: string): string | null;
   /** The values a choice among fixed strings allows (the function head's tool names); absent for other kinds. */
   readonly choices?: readonly string[];
+  /**
+   * The names of the parameters an arg head may be filling: the chosen tool's at its position,
+   * or every tool's there before the function is known; absent for other heads.
+   */
+  readonly parameters?: readonly string[];
 }

@@ -15,6 +15,7 @@ import {
 } from "../head-text";
 import { biasSaidNames, orderOf, saidShares } from "../name-parts";
 import { draftFromPrompt } from "../prompt-lookup";
+import { saidValues } from "../said-values";
 import type { AllowedTokens } from "../token-choice";
 import { continuesUtf8, NO_BYTES, unfinishedCharacter } from "../utf8-bytes";
 import { type Branch, openBranches, restartBranch } from "./branch";
@@ -46,8 +47,8 @@ export class HeadSet {
   private holding: boolean;
   /** The request's user turn and its command, for the copy nudge; read from the prompt when first needed. */
   private copySources: { turn: CopySource; command: CopySource } | null = null;
-  /** {@link saidShares} of each choice head's values (tool names, an enum's values), by value list. */
-  private readonly sharesByChoices = new Map<readonly string[], Map<string, number>>();
+  /** What {@link saidFor} found, by constraint. */
+  private readonly saidByConstraint = new Map<TextConstraint, ReadonlyMap<string, number>>();
 
   constructor(
     private readonly input: HeadForksInput,
@@ -106,14 +107,36 @@ export class HeadSet {
    * words half as much again (the roster names every operator, the order the one it means); the
    * function head and enum arguments from the command alone, the words the speaker said, and
    * twice the bias more towards the tools and values whose name's parts the order says (see
-   * `name-parts.ts`). Numbers, booleans and unconstrained decoding are left as they are.
+   * `name-parts.ts`); an arg head as much towards the number, yes/no or text the order gives its
+   * parameter by name (`said-values.ts`). Unconstrained decoding is left as it is.
    */
   copyBiased(b: Branch, row: Float32Array): Float32Array {
     const { copyBias } = this.settings;
-    const kind = b.constraint?.kind;
-    if (copyBias === 0 || kind === undefined) return row;
+    const constraint = b.constraint;
+    const kind = constraint?.kind;
+    if (copyBias === 0 || !constraint || kind === undefined) return row;
+    const { turn, command } = this.sources();
+    let out = row;
     const fromCommand = kind === "function" || kind === "enum";
-    if (!fromCommand && kind !== "string" && kind !== "union") return row;
+    if (fromCommand || kind === "string" || kind === "union") {
+      const tail = this.unfinishedTail(b);
+      // The head's text ends in U+FFFD for a begun character; the nudge reads the text before it.
+      const value = tail.length > 0 ? b.text.slice(0, -1) : b.text;
+      const nudges = fromCommand
+        ? ([[command, copyBias]] as const)
+        : ([
+            [turn, copyBias],
+            [command, copyBias / 2],
+          ] as const);
+      out = biasCopiesFrom(row, value, nudges, tail);
+    }
+    // tools and enum values the order names in words, numbers it gives a parameter by name
+    const said = this.saidFor(constraint, command.text);
+    return said.size === 0 ? out : biasSaidNames(out, b.text, said, this.input.vocab, copyBias * NAME_BIAS);
+  }
+
+  /** The request's user turn and its command as copy sources, read from the prompt when first asked. */
+  private sources(): { turn: CopySource; command: CopySource } {
     if (!this.copySources) {
       const { vocab, promptIds } = this.input;
       const turn = userTurn(vocab.vocab.decode(promptIds!));
@@ -122,26 +145,23 @@ export class HeadSet {
         command: new CopySource(commandOf(turn), vocab),
       };
     }
-    const { turn, command } = this.copySources;
-    const tail = this.unfinishedTail(b);
-    // The head's text ends in U+FFFD for a begun character; the nudge reads the text before it.
-    const value = tail.length > 0 ? b.text.slice(0, -1) : b.text;
-    const nudges = fromCommand
-      ? ([[command, copyBias]] as const)
-      : ([
-          [turn, copyBias],
-          [command, copyBias / 2],
-        ] as const);
-    const copied = biasCopiesFrom(row, value, nudges, tail);
-    // the function head and enums also lean towards the names the order says in words
-    const names = b.constraint?.choices;
-    if (!names) return copied;
-    let shares = this.sharesByChoices.get(names);
-    if (!shares) {
-      shares = saidShares(names, orderOf(command.text));
-      this.sharesByChoices.set(names, shares);
+    return this.copySources;
+  }
+
+  /**
+   * The values `constraint` allows that the order says, with their shares (see `name-parts.ts`
+   * and `said-values.ts`), found once per constraint.
+   */
+  private saidFor(constraint: TextConstraint, command: string): ReadonlyMap<string, number> {
+    let said = this.saidByConstraint.get(constraint);
+    if (!said) {
+      const order = orderOf(command);
+      if (constraint.choices) said = saidShares(constraint.choices, order);
+      else if (constraint.parameters) said = saidValues(constraint.parameters, order);
+      else said = new Map();
+      this.saidByConstraint.set(constraint, said);
     }
-    return biasSaidNames(copied, b.text, shares, this.input.vocab, copyBias * NAME_BIAS);
+    return said;
   }
 
   /** The bytes of a character `b`'s last tokens began and did not finish (see `unfinishedCharacter`). */

@@ -70,8 +70,10 @@ export interface HeadForksInput {
    * Added to the logits of a free-text head's tokens that copy a word of the request (a first
    * token that begins one; tokens that continue the word it has begun), and of the function
    * head's and enum arguments' tokens that spell a word of the command (see `copy-bias.ts`);
-   * the function head also gets up to twice it towards the tools whose names' parts the order
-   * says in words (see `name-parts.ts`). Needs `promptIds`. Default 0 (off).
+   * the function head and enum arguments also get up to twice it towards the tools and values
+   * whose names' parts the order says in words (see `name-parts.ts`), arg heads twice it towards
+   * the values the order gives their parameter by name (`said-values.ts`). Needs `promptIds`.
+   * Default 0 (off).
    */
   copyBias?: number;
   /**
