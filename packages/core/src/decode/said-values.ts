@@ -30,16 +30,21 @@ function anchorPattern(name: string): RegExp {
  */
 export function numbersSaidFor(name: string, order: string): string[] {
   const found = new Set<string>();
-  for (const spelling of spellingsOf(name)) {
+  for (const spelling of spellingsOf(name, order)) {
     for (const match of order.matchAll(anchorPattern(spelling))) found.add(match[1]!);
   }
   return [...found];
 }
 
-/** A parameter's name as an order may say it: whole, with spaces for underscores, or one of its parts. */
-function spellingsOf(name: string): Set<string> {
+/**
+ * The spellings of a parameter's name an order may say it by (whole, with spaces for
+ * underscores, or one of its parts) that `order` holds somewhere: only those are worth a regular
+ * expression, and most are not in it at all.
+ */
+function spellingsOf(name: string, order: string): string[] {
   const whole = name.toLowerCase();
-  return new Set([whole, whole.replace(/_/g, " "), ...nameParts(name)]);
+  const lower = order.toLowerCase();
+  return [...new Set([whole, whole.replace(/_/g, " "), ...nameParts(name)])].filter((s) => lower.includes(s));
 }
 
 function regexText(text: string): string {
@@ -62,7 +67,7 @@ const BOOLEAN_WORDS: Record<string, "true" | "false"> = {
  */
 export function booleansSaidFor(name: string, order: string): ("true" | "false")[] {
   const found = new Set<"true" | "false">();
-  for (const spelling of spellingsOf(name)) {
+  for (const spelling of spellingsOf(name, order)) {
     const escaped = regexText(spelling);
     const after = new RegExp(
       `(?<![\\p{L}\\p{N}_])${escaped}[\\s=:]{1,3}(?:(?:is|set to)\\s{1,2})?(yes|no|true|false|on|off)(?![\\p{L}\\p{N}_])`,
@@ -102,7 +107,7 @@ const NOT_VALUES = new Set([
  */
 export function textsSaidFor(name: string, order: string): string[] {
   const found = new Set<string>();
-  for (const spelling of spellingsOf(name)) {
+  for (const spelling of spellingsOf(name, order)) {
     const pattern = new RegExp(
       `(?<![\\p{L}\\p{N}_])${regexText(spelling)}[\\s=:：]{1,3}(?:(?:is|to|set to|called|named|of)\\s{1,2})?(?:["“「'](?<quoted>[^"”」']{1,40})["”」']|(?<word>[\\p{L}\\p{N}][\\p{L}\\p{N}_\\-]*))`,
       "giu",
