@@ -130,7 +130,7 @@ export class HeadSet {
           ] as const);
       out = biasCopiesFrom(row, value, nudges, tail);
     }
-    // tools and enum values the order names in words, numbers it gives a parameter by name
+    // tools and enum values the order names in words, values it gives a parameter by name
     const said = this.saidFor(constraint, command.text);
     return said.size === 0 ? out : biasSaidNames(out, b.text, said, this.input.vocab, copyBias * NAME_BIAS);
   }
