@@ -138,4 +138,12 @@ describe("copy bias in scripts written without spaces", () => {
     expect(mixed.continuations("brighten")).toEqual([]); // inside the identifier
     expect(trailingWord("cargo_")).toBe("cargo_");
   });
+
+  test("a change of script also ends a word: a Latin name before Han text is a whole word", () => {
+    const named = new CopySource("那个，让Keor进攻", new VocabIndex(vocab));
+    expect(named.continuations("Ke")).toEqual(["or"]);
+    expect(named.continuations("Keor")).toEqual([]);
+    expect(named.spellsWhole("Keor")).toBe(true);
+    expect(named.continuations("让")).toEqual([]);
+  });
 });

@@ -69,7 +69,7 @@ export class CopySource {
     for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
       if (!this.startsWord(at)) continue;
       const after = this.text.slice(at + word.length, at + word.length + LOOKAHEAD);
-      const rest = /^[\p{L}\p{N}_]+/u.exec(after)?.[0];
+      const rest = sameScriptRun(word, /^[\p{L}\p{N}_]+/u.exec(after)?.[0] ?? "");
       if (rest) rests.add(rest);
     }
     return [...rests];
@@ -88,7 +88,8 @@ export class CopySource {
     const needle = word.toLowerCase();
     for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
       const next = this.text[at + word.length];
-      if (this.startsWord(at) && (next === undefined || !WORD.test(next))) return true;
+      if (!this.startsWord(at)) continue;
+      if (next === undefined || !WORD.test(next) || sameScriptRun(word, next) === "") return true;
     }
     return false;
   }
@@ -162,6 +163,22 @@ export class CopySource {
     }
     return this.allWords;
   }
+}
+
+/**
+ * The start of `rest` that goes on in the script of `word`'s last character (written with or
+ * without spaces): a change of script ends a word (`Keor` in `让Keor进攻`), so `进攻` is not the
+ * rest of the name, and a copy of `Keor` is finished there.
+ */
+function sameScriptRun(word: string, rest: string): string {
+  if (word === "") return rest;
+  const unspaced = UNSPACED.test(word.at(-1)!);
+  let end = 0;
+  for (const ch of rest) {
+    if (UNSPACED.test(ch) !== unspaced) break;
+    end += ch.length;
+  }
+  return rest.slice(0, end);
 }
 
 const utf8 = new TextEncoder();
