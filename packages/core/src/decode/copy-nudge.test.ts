@@ -149,4 +149,10 @@ describe("copy nudge of free-text arguments", () => {
     expect(await unit("roster: Anri\n\nretreat", 3, -2)).toBe("Anri");
     expect(await unit("roster: Anri\n\nretreat", 0, -2)).not.toBe("Anri");
   });
+
+  test("a misspelt name in the order counts as the name the turn spells above it", async () => {
+    // `siegx` is read as `Siege`, which then gets the command's extra half
+    expect(await unit("roster: Anri Siege\n\nsiegx retreat", 3)).toBe("Siege");
+    expect(await unit("roster: Anri Ines\n\nsiegx retreat", 3)).toBe("Anri");
+  });
 });

@@ -14,6 +14,7 @@ import {
   type TextConstraint,
 } from "../head-text";
 import { biasSaidNames, orderOf, saidShares } from "../name-parts";
+import { nearWordsOf } from "../near-words";
 import { draftFromPrompt } from "../prompt-lookup";
 import { saidValues } from "../said-values";
 import type { AllowedTokens } from "../token-choice";
@@ -30,6 +31,19 @@ import type { HeadForksInput, HeadOutcome, HeadStopReason } from "./types";
  * families 71.8%.
  */
 const NAME_BIAS = 2;
+
+/**
+ * The command of a user turn (`commandOf`) with the misspelt names of its order read as the turn
+ * spells them above it (`nearWordsOf`: "raxchai" under a roster holding `Riaxchai`).
+ */
+function readCommand(turn: string): string {
+  const command = commandOf(turn);
+  const order = orderOf(command);
+  const at = command.lastIndexOf(order);
+  if (order === "" || at < 0) return command;
+  const above = turn.slice(0, turn.length - command.length + at);
+  return command.slice(0, at) + nearWordsOf(order, above) + command.slice(at + order.length);
+}
 
 /**
  * Every head of a decode, as branches.
@@ -142,7 +156,7 @@ export class HeadSet {
       const turn = userTurn(vocab.vocab.decode(promptIds!));
       this.copySources = {
         turn: new CopySource(turn, vocab),
-        command: new CopySource(commandOf(turn), vocab),
+        command: new CopySource(readCommand(turn), vocab),
       };
     }
     return this.copySources;
