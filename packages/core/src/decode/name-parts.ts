@@ -78,18 +78,15 @@ export function orderOf(command: string): string {
 }
 
 /**
- * Adds `bias` times the share of the best-said name each token leads towards, for the tokens
- * that spell a start of the rest of a name beginning with `text` (the head's text so far; a
- * leading space, which the function head may write, is allowed for). Returns `row` itself when
- * no name the head can still write is said at all, else a nudged copy.
+ * The tokens that spell a start of the rest of a name beginning with `text` (the head's text so
+ * far; a leading space, which the function head may write, is allowed for), each with the share
+ * of the best-said name it leads towards; empty when no name the head can still write is said.
  */
-export function biasSaidNames(
-  row: Float32Array,
+export function saidNameTokens(
   text: string,
   shares: ReadonlyMap<string, number>,
   index: VocabIndex,
-  bias: number,
-): Float32Array {
+): Map<number, number> {
   const value = text.startsWith(" ") ? text.slice(1) : text;
   const best = new Map<number, number>();
   for (const [name, said] of shares) {
@@ -104,8 +101,23 @@ export function biasSaidNames(
       }
     }
   }
-  if (best.size === 0) return row;
+  return best;
+}
+
+/**
+ * Adds `bias` times the share of the best-said name each token leads towards to the tokens
+ * {@link saidNameTokens} finds. Returns `row` itself when there are none, else a nudged copy.
+ */
+export function biasSaidNames(
+  row: Float32Array,
+  text: string,
+  shares: ReadonlyMap<string, number>,
+  index: VocabIndex,
+  bias: number,
+): Float32Array {
+  const tokens = saidNameTokens(text, shares, index);
+  if (tokens.size === 0) return row;
   const out = row.slice();
-  for (const [id, said] of best) out[id] = out[id]! + bias * said;
+  for (const [id, said] of tokens) out[id] = out[id]! + bias * said;
   return out;
 }

@@ -124,7 +124,7 @@ export function textsSaidFor(name: string, order: string): string[] {
 /**
  * The values `order` gives any of `parameters` by name: numbers ({@link numbersSaidFor}),
  * booleans ({@link booleansSaidFor}) and texts ({@link textsSaidFor}), each with share 1, in the
- * form `biasSaidNames` takes (the head's constraint keeps out what its parameter cannot hold).
+ * form `saidNameTokens` takes (the head's constraint keeps out what its parameter cannot hold).
  */
 export function saidValues(parameters: readonly string[], order: string): Map<string, number> {
   const shares = new Map<string, number>();

@@ -13,7 +13,7 @@ import {
   type HeadTextState,
   type TextConstraint,
 } from "../head-text";
-import { biasSaidNames, orderOf, saidShares } from "../name-parts";
+import { orderOf, saidNameTokens, saidShares } from "../name-parts";
 import { nearWordsOf } from "../near-words";
 import { draftFromPrompt } from "../prompt-lookup";
 import { saidValues } from "../said-values";
@@ -59,8 +59,8 @@ export class HeadSet {
   private readonly byName: Map<string, Branch>;
   /** Reports wait for `holdReportsUntil` to finish (earlier values may still change). */
   private holding: boolean;
-  /** The request's user turn and its command, for the copy nudge; read from the prompt when first needed. */
-  private copySources: { turn: CopySource; command: CopySource } | null = null;
+  /** The request's user turn, its command and its order, for the copy nudges; read from the prompt when first needed. */
+  private copySources: { turn: CopySource; command: CopySource; order: string } | null = null;
   /** What {@link saidFor} found, by constraint. */
   private readonly saidByConstraint = new Map<TextConstraint, ReadonlyMap<string, number>>();
 
@@ -129,7 +129,7 @@ export class HeadSet {
     const constraint = b.constraint;
     const kind = constraint?.kind;
     if (copyBias === 0 || !constraint || kind === undefined) return row;
-    const { turn, command } = this.sources();
+    const { turn, command, order } = this.sources();
     let out = row;
     const fromCommand = kind === "function" || kind === "enum";
     if (fromCommand || kind === "string" || kind === "union") {
@@ -145,18 +145,28 @@ export class HeadSet {
       out = biasCopiesFrom(row, value, nudges, tail);
     }
     // tools and enum values the order names in words, values it gives a parameter by name
-    const said = this.saidFor(constraint, command.text);
-    return said.size === 0 ? out : biasSaidNames(out, b.text, said, this.input.vocab, copyBias * NAME_BIAS);
+    const said = this.saidFor(constraint, order);
+    const tokens = said.size === 0 ? null : saidNameTokens(b.text, said, this.input.vocab);
+    if (!tokens || tokens.size === 0) return out;
+    // into the copy the copy nudge made, if it made one: a row is copied at most once per step
+    const nudged = out === row ? row.slice() : out;
+    for (const [id, share] of tokens) nudged[id] = nudged[id]! + copyBias * NAME_BIAS * share;
+    return nudged;
   }
 
-  /** The request's user turn and its command as copy sources, read from the prompt when first asked. */
-  private sources(): { turn: CopySource; command: CopySource } {
+  /**
+   * The request's user turn and its command as copy sources, and the command's order (its last
+   * line), read from the prompt when first asked.
+   */
+  private sources(): { turn: CopySource; command: CopySource; order: string } {
     if (!this.copySources) {
       const { vocab, promptIds } = this.input;
       const turn = userTurn(vocab.vocab.decode(promptIds!));
+      const command = readCommand(turn);
       this.copySources = {
         turn: new CopySource(turn, vocab),
-        command: new CopySource(readCommand(turn), vocab),
+        command: new CopySource(command, vocab),
+        order: orderOf(command),
       };
     }
     return this.copySources;
@@ -166,10 +176,9 @@ export class HeadSet {
    * The values `constraint` allows that the order says, with their shares (see `name-parts.ts`
    * and `said-values.ts`), found once per constraint.
    */
-  private saidFor(constraint: TextConstraint, command: string): ReadonlyMap<string, number> {
+  private saidFor(constraint: TextConstraint, order: string): ReadonlyMap<string, number> {
     let said = this.saidByConstraint.get(constraint);
     if (!said) {
-      const order = orderOf(command);
       if (constraint.choices) said = saidShares(constraint.choices, order);
       else if (constraint.parameters) said = saidValues(constraint.parameters, order);
       else said = new Map();
