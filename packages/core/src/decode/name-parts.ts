@@ -23,8 +23,18 @@ import type { VocabIndex } from "./token-vocab";
  */
 const SHORTEST_PART = 3;
 
-/** Words that turn the next one's request around. */
-const NEGATIONS = new Set(["not", "don't", "don’t", "dont", "never", "no", "without", "doesn't", "didn't"]);
+/** Words that turn the next one's request around (here and for a boolean parameter in `said-values.ts`). */
+export const NEGATION_WORDS: ReadonlySet<string> = new Set([
+  "not",
+  "don't",
+  "don’t",
+  "dont",
+  "never",
+  "no",
+  "without",
+  "doesn't",
+  "didn't",
+]);
 
 /** The lower-case parts of a tool name: split at `_`, `-`, `.`, digits and lower-to-upper case changes. */
 export function nameParts(name: string): string[] {
@@ -56,7 +66,7 @@ function saysPart(word: string, part: string): boolean {
 export function saidShares(names: readonly string[], command: string): Map<string, number> {
   const all = command.toLowerCase().match(/\p{L}+(?:['’]\p{L}+)?/gu) ?? [];
   // "don't flap" asks for the other tool
-  const words = all.filter((w, i) => w.length >= SHORTEST_PART && !NEGATIONS.has(all[i - 1] ?? ""));
+  const words = all.filter((w, i) => w.length >= SHORTEST_PART && !NEGATION_WORDS.has(all[i - 1] ?? ""));
   const shares = new Map<string, number>();
   for (const name of names) {
     const parts = new Set(nameParts(name));

@@ -37,6 +37,9 @@ describe("booleans and texts the order gives a parameter by name", () => {
     expect(booleansSaidFor("enabled_setting", "turn the ticket, with enabled off")).toEqual(["false"]);
     expect(booleansSaidFor("enabled", "run defend_curtain enabled true in tier2")).toEqual(["true"]);
     expect(booleansSaidFor("loop", "force=5.6 and no loop")).toEqual(["false"]);
+    // the function head's negation words, one list for both nudges
+    expect(booleansSaidFor("loop", "play it but don't loop")).toEqual(["false"]);
+    expect(booleansSaidFor("loop", "never loop it")).toEqual(["false"]);
     expect(booleansSaidFor("urgent", "it is urgent now")).toEqual([]);
   });
 

@@ -13,11 +13,12 @@
  * booleans 67.9% (72.8%), texts 68.6% (73.4%); the coined synthetic tools 34.3 -> 42.6%, no
  * scenario lower.
  */
-import { nameParts } from "./name-parts";
+import { regexLiteral } from "../regex-literal";
+import { NEGATION_WORDS, nameParts } from "./name-parts";
 
 /** `name` then at most a short connector (`=`, `:`, `of`, `to`, `is`, `at`, `by`) then a number. */
 function anchorPattern(name: string): RegExp {
-  const escaped = regexText(name);
+  const escaped = regexLiteral(name);
   return new RegExp(
     `(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])[\\s=:]{0,3}(?:(?:of|to|is|at|by)\\s{1,2})?(-?\\d+(?:\\.\\d+)?)(?!\\d|%|\\.\\d)`,
     "giu",
@@ -47,9 +48,8 @@ function spellingsOf(name: string, order: string): string[] {
   return [...new Set([whole, whole.replace(/_/g, " "), ...nameParts(name)])].filter((s) => lower.includes(s));
 }
 
-function regexText(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
+/** The negation words of the function head's nudge, as one alternation ("no loop", "don't loop"). */
+const NEGATION_PATTERN = [...NEGATION_WORDS].map(regexLiteral).join("|");
 
 /** Words that say a boolean: after the name (`urgent: no`, `loop off`, `enabled true`). */
 const BOOLEAN_WORDS: Record<string, "true" | "false"> = {
@@ -63,19 +63,19 @@ const BOOLEAN_WORDS: Record<string, "true" | "false"> = {
 
 /**
  * The booleans `order` gives the parameter `name`: a yes/no word right after it (`urgent: no`,
- * `with loop off`), or `false` for the name right after "no", "not" or "without" (`no loop`).
+ * `with loop off`), or `false` for the name right after a negation (`no loop`, `without loop`, `don't loop`).
  */
 export function booleansSaidFor(name: string, order: string): ("true" | "false")[] {
   const found = new Set<"true" | "false">();
   for (const spelling of spellingsOf(name, order)) {
-    const escaped = regexText(spelling);
+    const escaped = regexLiteral(spelling);
     const after = new RegExp(
       `(?<![\\p{L}\\p{N}_])${escaped}[\\s=:]{1,3}(?:(?:is|set to)\\s{1,2})?(yes|no|true|false|on|off)(?![\\p{L}\\p{N}_])`,
       "giu",
     );
     for (const match of order.matchAll(after)) found.add(BOOLEAN_WORDS[match[1]!.toLowerCase()]!);
     const negated = new RegExp(
-      `(?<![\\p{L}\\p{N}_])(?:no|not|without)\\s+${escaped}(?![\\p{L}\\p{N}_])`,
+      `(?<![\\p{L}\\p{N}_])(?:${NEGATION_PATTERN})\\s+${escaped}(?![\\p{L}\\p{N}_])`,
       "giu",
     );
     if (negated.test(order)) found.add("false");
@@ -109,7 +109,7 @@ export function textsSaidFor(name: string, order: string): string[] {
   const found = new Set<string>();
   for (const spelling of spellingsOf(name, order)) {
     const pattern = new RegExp(
-      `(?<![\\p{L}\\p{N}_])${regexText(spelling)}[\\s=:：]{1,3}(?:(?:is|to|set to|called|named|of)\\s{1,2})?(?:["“「'](?<quoted>[^"”」']{1,40})["”」']|(?<word>[\\p{L}\\p{N}][\\p{L}\\p{N}_\\-]*))`,
+      `(?<![\\p{L}\\p{N}_])${regexLiteral(spelling)}[\\s=:：]{1,3}(?:(?:is|to|set to|called|named|of)\\s{1,2})?(?:["“「'](?<quoted>[^"”」']{1,40})["”」']|(?<word>[\\p{L}\\p{N}][\\p{L}\\p{N}_\\-]*))`,
       "giu",
     );
     for (const match of order.matchAll(pattern)) {

@@ -4,6 +4,7 @@
  * Anything else is refused with a {@link TokenizerError} rather than tokenized differently.
  */
 import { TokenizerError } from "../model/errors";
+import { regexLiteral } from "../regex-literal";
 import { toByteLevel } from "./byte-level";
 
 /** Turns normalized text into byte-level pieces, each then encoded by BPE on its own. */
@@ -112,11 +113,7 @@ export function compilePreTokenizer(spec: unknown, file: string): PreTokenizer {
         });
       }
       const isRegex = typeof (s.pattern as Json).Regex === "string";
-      splits.push(
-        isRegex
-          ? compileSplitPattern(pattern, file)
-          : new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gu"),
-      );
+      splits.push(isRegex ? compileSplitPattern(pattern, file) : new RegExp(regexLiteral(pattern), "gu"));
     } else if (s.type === "ByteLevel" && index === steps.length - 1) {
       if (s.add_prefix_space === true)
         unsupported(file, "pre_tokenizer ByteLevel", { add_prefix_space: true });

@@ -3,6 +3,7 @@
  * synchronous encode/decode, special and added tokens, per-token text and bytes.
  */
 import { TokenizerError } from "../model/errors";
+import { regexLiteral } from "../regex-literal";
 import { BpeModel } from "./bpe";
 import { byteLevelToBytes } from "./byte-level";
 import { compileNormalizer, compilePreTokenizer, type PreTokenizer } from "./pre-tokenize";
@@ -142,10 +143,7 @@ export class RtoolTokenizer {
     if (this.addedTokens.length > 0) {
       // Longest first, so the alternation finds the leftmost-longest added token like HF's matcher.
       const contents = [...this.addedByContent.keys()].sort((a, b) => b.length - a.length);
-      this.addedPattern = new RegExp(
-        contents.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
-        "gu",
-      );
+      this.addedPattern = new RegExp(contents.map(regexLiteral).join("|"), "gu");
     }
   }
 
