@@ -131,6 +131,20 @@ describe("copy bias in scripts written without spaces", () => {
     expect([...biasCopies(row, "欧", source, 3)]).toEqual([0, 0, 3, 0, 0, 0, 0]);
   });
 
+  test("a copy is complete where the request follows the word with punctuation, not a space", () => {
+    const roster = new CopySource(
+      "Operators: 伊芙利特(center) Lappland(east)\n\n伊芙利特改成进攻 call Tower B",
+      index,
+    );
+    expect(roster.endsAtPunctuation("伊芙利特")).toBe(true);
+    expect(roster.endsAtPunctuation("lappland")).toBe(true);
+    // a space may go on to the next word of a name; inside a word is no end
+    expect(roster.endsAtPunctuation("Tower")).toBe(false);
+    expect(roster.endsAtPunctuation("Lapp")).toBe(false);
+    // the end of the request ends a word
+    expect(roster.endsAtPunctuation("B")).toBe(true);
+  });
+
   test("a change of script starts a word, and identifiers continue over underscores", () => {
     const mixed = new CopySource("执行cargo_brighten，快", new VocabIndex(vocab));
     expect(mixed.continuations("")).toContain("cargo_brighten");

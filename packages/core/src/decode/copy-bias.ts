@@ -95,6 +95,21 @@ export class CopySource {
   }
 
   /**
+   * Whether `word` (ignoring case) starts a word of the request somewhere and is followed there by
+   * punctuation or the end, not by a space or more of the word: a name in a roster
+   * (`Amiya(center`), a name addressed (`Amiya, use your skill`); a copy of it is complete.
+   */
+  endsAtPunctuation(word: string): boolean {
+    const needle = word.toLowerCase();
+    for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
+      if (!this.startsWord(at)) continue;
+      const next = this.text[at + word.length];
+      if (next === undefined || !(WORD.test(next) || /\s/.test(next))) return true;
+    }
+    return false;
+  }
+
+  /**
    * The tokens that spell a start of one of `word`'s {@link continuations} (each a run of letters
    * and digits, so every such token is too), kept per word: every row of every head that spells
    * the same word, the empty one above all, asks again. `tail` is the bytes of a character the head

@@ -124,6 +124,101 @@ describe("an arg head's nudge towards the value the order gives its parameter by
   });
 });
 
+describe("values the order gives another parameter, and values another head holds", () => {
+  const numbers = new ListVocab([
+    ...MARKERS,
+    "<arg2>",
+    "</arg2>",
+    ..."abcdefghijklmnopqrstuvwxyz ()[]:=\n",
+    "116",
+    "5412",
+    "send",
+  ]);
+  const x = (allowsNull: boolean): TextConstraint => ({
+    ...kinded("number", ["116", "5412"]),
+    allowsNull,
+    parameters: ["x"],
+    otherParameters: ["amount"],
+  });
+  const amount: TextConstraint = {
+    ...kinded("number", ["116", "5412"]),
+    parameters: ["amount"],
+    otherParameters: ["x"],
+  };
+
+  /** x's value for `turn` from a fake model that prefers 5412 to 116 by 2 (and to `<|null|>` by `overNull`). */
+  async function xOf(turn: string, copyBias: number, allowsNull = false, overNull = 20): Promise<string> {
+    const runtime = new HashRuntime(numbers.size);
+    runtime.bias.set(numbers.id("5412"), 12);
+    runtime.bias.set(numbers.id("116"), 10);
+    runtime.bias.set(numbers.id("<|null|>"), 12 - overNull);
+    const [value] = await decodeTurn(numbers, runtime, turn, { copyBias, maxTokens: 1 }, [
+      { name: "arg1", constraint: x(allowsNull) },
+    ]);
+    return value!;
+  }
+
+  test("an arg head leans away from the number the order gives another parameter by name", async () => {
+    expect(await xOf("send amount=5412", 3)).toBe("116");
+    expect(await xOf("send amount=5412", 0)).toBe("5412");
+    // said for x as well: x keeps it
+    expect(await xOf("send amount=5412 and x 5412", 3)).toBe("5412");
+  });
+
+  test("an optional parameter the order leaves unnamed, while it names others, leans to <|null|>", async () => {
+    // the model: 5412 12, 116 10, <|null|> 9; nudged: 6, 10, 12
+    expect(await xOf("send amount=5412", 3, true, 3)).toBe(""); // <|null|>: no value
+    expect(await xOf("send amount=5412", 0, true, 3)).toBe("5412");
+    // x named: no lean to null, only away from amount's value
+    expect(await xOf("send amount=5412 with x", 3, true, 3)).toBe("116");
+  });
+
+  test("of two heads with one value, the one whose parameter the order names keeps it", async () => {
+    const runtime = new HashRuntime(numbers.size);
+    runtime.bias.set(numbers.id("5412"), 30);
+    runtime.bias.set(numbers.id("send"), 30);
+    const decode = (copyBias: number) =>
+      decodeTurn(numbers, runtime, "send with amount of 5412", { copyBias, maxTokens: 1 }, [
+        { name: "function", constraint: kinded("function", ["send"]) },
+        { name: "arg1", constraint: x(true) },
+        { name: "arg2", constraint: amount },
+      ]);
+    // the nudges alone cannot overturn a lead of 30; the claim rule gives x's copy up
+    expect(await decode(3)).toEqual(["send", "", "5412"]); // x: <|null|>
+    expect(await decode(0)).toEqual(["send", "5412", "5412"]);
+  });
+});
+
+describe("a time or date the order says, in the form the parameter asks for", () => {
+  const clock = new ListVocab([
+    ...MARKERS,
+    ..."abcdefghijklmnopqrstuvwxyz0123456789 ()[]:\n",
+    "11:00",
+    "23:00",
+  ]);
+
+  async function time(turn: string, copyBias: number): Promise<string> {
+    const runtime = new HashRuntime(clock.size);
+    runtime.bias.set(clock.id("11:00"), 12);
+    runtime.bias.set(clock.id("23:00"), 10);
+    const constraint: TextConstraint = {
+      ...freeTextConstraint(false),
+      parameters: ["time"],
+      format: { kind: "time", dayWords: false },
+    };
+    const [value] = await decodeTurn(clock, runtime, turn, { copyBias, maxTokens: 1 }, [
+      { name: "arg1", constraint },
+    ]);
+    return value!;
+  }
+
+  test("'11 pm' leans an HH:MM parameter to 23:00", async () => {
+    expect(await time("set an alarm for 11 pm", 3)).toBe("23:00");
+    expect(await time("set an alarm for 11 pm", 0)).toBe("11:00");
+    expect(await time("set an alarm for 11 am", 3)).toBe("11:00");
+  });
+});
+
 describe("copy nudge of free-text arguments", () => {
   const names = new ListVocab([...MARKERS, ..."abcdefghijklmnopqrstuvwxyz ()[]:\n", "Anri", "Siege", "Ines"]);
 
@@ -148,6 +243,33 @@ describe("copy nudge of free-text arguments", () => {
     // a roster name alone gets the turn's bias: it wins over names the turn does not hold
     expect(await unit("roster: Anri\n\nretreat", 3, -2)).toBe("Anri");
     expect(await unit("roster: Anri\n\nretreat", 0, -2)).not.toBe("Anri");
+  });
+
+  test("a copy the request follows with punctuation leans to its end marker", async () => {
+    const han = new ListVocab([
+      ...MARKERS,
+      ..."abcdefghijklmnopqrstuvwxyz ()[]:\n",
+      "欧丝",
+      "冬",
+      "森",
+      "天",
+    ]);
+    async function value(turn: string, copyBias: number): Promise<string> {
+      const runtime = new HashRuntime(han.size);
+      // the model: 欧丝 first, then 森 (12) over the end marker (10) and the command's 冬 (5)
+      runtime.script.set(han.id("<arg1>"), [han.id("欧丝")]);
+      runtime.bias.set(han.id("森"), 12);
+      runtime.bias.set(han.id("</arg1>"), 10);
+      runtime.bias.set(han.id("冬"), 5);
+      const [text] = await decodeTurn(han, runtime, turn, { copyBias, maxTokens: 2 }, [
+        { name: "arg1", constraint: freeTextConstraint(false) },
+      ]);
+      return text!;
+    }
+    expect(await value("roster: 欧丝(north)\n\n欧丝冬天", 3)).toBe("欧丝");
+    expect(await value("roster: 欧丝(north)\n\n欧丝冬天", 0)).toBe("欧丝森");
+    // nowhere followed by punctuation: no lean to the end
+    expect(await value("roster: 欧丝 north\n\n欧丝冬天", 3)).toBe("欧丝森");
   });
 
   test("a misspelt name in the order counts as the name the turn spells above it", async () => {

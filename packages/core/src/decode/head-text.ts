@@ -4,6 +4,8 @@
  * markers may be single added tokens or several text tokens alike.
  */
 
+import type { ValueFormat } from "./said-times";
+
 /**
  * A text-level constraint on one head's value (the stop marker is never part of the text).
  * The prompt engineer's constraints in `./constraints/` have this shape.
@@ -23,6 +25,10 @@ export interface TextConstraint {
   readonly choices?: readonly string[];
   /** The parameters an arg head may be filling, where the constraint tells them. */
   readonly parameters?: readonly string[];
+  /** Parameters this head is not filling, where the constraint tells them: values the order gives them by name are not this head's. */
+  readonly otherParameters?: readonly string[];
+  /** The time or date form a string parameter asks for (`HH:MM`, `YYYY-MM-DD`), once the function is known. */
+  readonly format?: ValueFormat;
 }
 
 /** The markers that end one head. */

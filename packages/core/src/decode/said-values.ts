@@ -135,3 +135,10 @@ export function saidValues(parameters: readonly string[], order: string): Map<st
   }
   return shares;
 }
+
+/** Whether `order` says the parameter `name` as a word, whole, with spaces for underscores or by a part. */
+export function saysParameter(name: string, order: string): boolean {
+  return spellingsOf(name, order).some((spelling) =>
+    new RegExp(`(?<![\\p{L}\\p{N}_])${regexLiteral(spelling)}(?![\\p{L}\\p{N}_])`, "iu").test(order),
+  );
+}

@@ -19,6 +19,8 @@ export interface ToolParameter {
   /** Allowed values; strings for a string parameter, numbers for number/integer. */
   enum?: (string | number)[];
   description?: string;
+  /** JSON Schema's `format` keyword as given (`date`, `time`): the decoder reads dates and times the order says into it. */
+  format?: string;
   required: boolean;
 }
 
@@ -194,6 +196,7 @@ function normalizeProperty(name: string, schema: unknown, required: boolean, pat
     }
     parameter.description = schema.description;
   }
+  if (typeof schema.format === "string") parameter.format = schema.format;
   return parameter;
 }
 

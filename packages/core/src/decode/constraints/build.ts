@@ -4,6 +4,7 @@
  * function head has finished (each arg head held to the chosen tool's parameter; heads past
  * its parameter count may only say "not given").
  */
+
 import type { HeadName } from "../../prompt/heads";
 import {
   maxParameterCount,
@@ -12,6 +13,7 @@ import {
   type ToolSpec,
   toToolSpecs,
 } from "../../prompt/tools";
+import { valueFormatOf } from "../said-times";
 import { booleanConstraint, enumConstraint, functionNameConstraint } from "./choice";
 import { freeTextConstraint, nullOnlyConstraint } from "./free-text";
 import { integerConstraint, numberConstraint } from "./numeric";
@@ -77,19 +79,31 @@ export function buildHeadConstraints(
 
 function chosenArgConstraint(tool: ToolSpec, position: number): HeadConstraint {
   const parameter = tool.parameters[position];
-  return parameter ? { ...parameterConstraint(parameter), parameters: [parameter.name] } : nullOnlyConstraint;
+  if (!parameter) return nullOnlyConstraint;
+  const otherParameters = tool.parameters.filter((p) => p !== parameter).map((p) => p.name);
+  const constraint = { ...parameterConstraint(parameter), parameters: [parameter.name], otherParameters };
+  const format = parameter.type === "string" && !parameter.enum ? valueFormatOf(parameter) : null;
+  return format ? { ...constraint, format } : constraint;
 }
 
 function unionArgConstraint(tools: readonly ToolSpec[], position: number): HeadConstraint {
   const parameters = tools.flatMap((t) => (t.parameters[position] ? [t.parameters[position]] : []));
   const someToolLacksIt = parameters.length < tools.length;
   const names = [...new Set(parameters.map((p) => p.name))];
+  const otherParameters = [...new Set(tools.flatMap((t) => t.parameters.map((p) => p.name)))].filter(
+    (name) => !names.includes(name),
+  );
   if (parameters.some((p) => p.type === "string" && !p.enum)) {
     // Free text already allows everything; only the null option can differ.
     return {
       ...freeTextConstraint(someToolLacksIt || parameters.some((p) => !p.required)),
       parameters: names,
+      otherParameters,
     };
   }
-  return { ...unionConstraint(parameters.map(parameterConstraint), someToolLacksIt), parameters: names };
+  return {
+    ...unionConstraint(parameters.map(parameterConstraint), someToolLacksIt),
+    parameters: names,
+    otherParameters,
+  };
 }

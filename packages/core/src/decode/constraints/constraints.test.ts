@@ -191,3 +191,42 @@ describe("buildHeadConstraints", () => {
     expect(parameterConstraint(towerDefense[0]!.parameters[0]!).allowsNull).toBe(false);
   });
 });
+
+describe("what an arg head's constraint tells the decoder's nudges", () => {
+  const tools = normalizeTools([
+    {
+      name: "set_alarm",
+      parameters: {
+        type: "object",
+        properties: {
+          time: { type: "string", description: "Time as HH:MM, 24-hour." },
+          repeat: { type: "string", enum: ["once", "daily"] },
+        },
+        required: ["time"],
+      },
+    },
+    {
+      name: "add_event",
+      parameters: {
+        type: "object",
+        properties: { title: { type: "string" }, date: { type: "string", format: "date" } },
+        required: ["title", "date"],
+      },
+    },
+  ]);
+
+  test("the chosen tool's other parameters and a time or date form", () => {
+    const alarm = buildHeadConstraints(tools, "set_alarm");
+    expect(alarm.arg1?.parameters).toEqual(["time"]);
+    expect(alarm.arg1?.otherParameters).toEqual(["repeat"]);
+    expect(alarm.arg1?.format).toEqual({ kind: "time", dayWords: false });
+    expect(alarm.arg2?.format).toBeUndefined();
+    expect(buildHeadConstraints(tools, "add_event").arg2?.format).toEqual({ kind: "date", dayWords: false });
+  });
+
+  test("before the function is known: every tool's parameters not at the head's position", () => {
+    const union = buildHeadConstraints(tools, null);
+    expect(union.arg1?.parameters).toEqual(["time", "title"]);
+    expect(union.arg1?.otherParameters).toEqual(["repeat", "date"]);
+  });
+});

@@ -12,6 +12,8 @@
  * when `allowsNull` and nothing has been produced yet.
  */
 
+import type { ValueFormat } from "../said-times";
+
 /** What a constraint holds a head to. */
 export type ConstraintKind =
   | "function"
@@ -48,4 +50,8 @@ export interface HeadConstraint {
    * or every tool's there before the function is known; absent for other heads.
    */
   readonly parameters?: readonly string[];
+  /** Parameters this head is not filling (the chosen tool's others, or before the function is known every tool's not at its position): values the order gives them by name are not this head's. */
+  readonly otherParameters?: readonly string[];
+  /** The time or date form a string parameter asks for (`HH:MM`, `YYYY-MM-DD`), once the function is known. */
+  readonly format?: ValueFormat;
 }
