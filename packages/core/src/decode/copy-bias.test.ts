@@ -143,6 +143,11 @@ describe("copy bias in scripts written without spaces", () => {
     expect(roster.endsAtPunctuation("Lapp")).toBe(false);
     // the end of the request ends a word
     expect(roster.endsAtPunctuation("B")).toBe(true);
+    // a hyphen or a period goes on within a name
+    const ids = new CopySource("target set to Node-7, then Mr. Lee", index);
+    expect(ids.endsAtPunctuation("Node")).toBe(false);
+    expect(ids.endsAtPunctuation("Mr")).toBe(false);
+    expect(ids.endsAtPunctuation("Node-7")).toBe(true);
   });
 
   test("a change of script starts a word, and identifiers continue over underscores", () => {

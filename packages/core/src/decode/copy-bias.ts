@@ -34,6 +34,12 @@ const LETTER = /\p{L}/u;
  */
 const WORD_START = /^[\p{L}\p{N}_]/u;
 /**
+ * Punctuation after which a name is complete: brackets, commas, colons, semicolons, quotes, and
+ * the marks that end a sentence in Chinese. Not a space (`Tower B`), a hyphen (`Node-7`), an
+ * apostrophe or a period (`Mr. Lee`, `3.5`), which go on within names.
+ */
+const ENDS_A_NAME = /[()（）[\]{}<>,，、:：;；!！?？"“”「」『』。]/u;
+/**
  * Scripts written without spaces between words: a name inside a run of them (`让欧丝冬天去北面`)
  * starts at any of its characters.
  */
@@ -96,7 +102,7 @@ export class CopySource {
 
   /**
    * Whether `word` (ignoring case) starts a word of the request somewhere and is followed there by
-   * punctuation or the end, not by a space or more of the word: a name in a roster
+   * punctuation that ends a name ({@link ENDS_A_NAME}) or by the end: a name in a roster
    * (`Amiya(center`), a name addressed (`Amiya, use your skill`); a copy of it is complete.
    */
   endsAtPunctuation(word: string): boolean {
@@ -104,7 +110,7 @@ export class CopySource {
     for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
       if (!this.startsWord(at)) continue;
       const next = this.text[at + word.length];
-      if (next === undefined || !(WORD.test(next) || /\s/.test(next))) return true;
+      if (next === undefined || ENDS_A_NAME.test(next)) return true;
     }
     return false;
   }

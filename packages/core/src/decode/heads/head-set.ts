@@ -168,8 +168,7 @@ export class HeadSet {
             [command, copyBias / 2],
           ] as const);
       out = biasCopiesFrom(row, value, nudges, tail);
-      if (STOP_BIAS > 0 && !fromCommand && tail.length === 0)
-        out = this.biasCompleteCopy(b, value, row, out, turn);
+      if (!fromCommand && tail.length === 0) out = this.biasCompleteCopy(b, value, row, out, turn);
     }
     // tools and enum values the order names in words, values it gives a parameter by name
     const said = this.saidFor(constraint, order);
@@ -367,14 +366,15 @@ export class HeadSet {
         !o.live &&
         o.outcome !== null &&
         !o.outcome.isNull &&
-        o.outcome.text !== "" &&
+        o.outcome.text.trim() !== "" &&
         o.constraint?.parameters?.length === 1 &&
         o.constraint.otherParameters !== undefined,
     );
     for (let i = 0; i < held.length; i++) {
       for (let j = i + 1; j < held.length; j++) {
-        const value = held[i]!.outcome!.text;
-        if (held[j]!.outcome!.text !== value) continue;
+        // a value may keep the one space a tokenizer glues to its first token
+        const value = held[i]!.outcome!.text.trim();
+        if (held[j]!.outcome!.text.trim() !== value) continue;
         const loser = weakerClaim(this.claimOf(held[i]!, value), this.claimOf(held[j]!, value));
         if (!loser) continue;
         const constraint = loser.constraint!;

@@ -27,6 +27,7 @@ describe("two arg heads with one value", () => {
   test("the head giving the value up may still write values that begin like it", () => {
     const number = withoutValue(numberConstraint(false), "5412");
     expect(number.isComplete("5412")).toBe(false);
+    expect(number.isComplete(" 5412")).toBe(false);
     expect(number.accepts("5412")).toBe(true);
     expect(number.isComplete("54120")).toBe(true);
     expect(withoutValue(number, "54120").excludedValues).toEqual(["5412", "54120"]);

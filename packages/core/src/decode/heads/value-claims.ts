@@ -34,7 +34,7 @@ export interface ValueExcluding extends TextConstraint {
 }
 
 /**
- * `constraint` with `value` no longer complete; prefixes stay accepted, since other values
+ * `constraint` with `value` (edge spaces aside) no longer complete; prefixes stay accepted, since other values
  * begin like it (`54` of `5412`), so the decoder also steers away from its tokens.
  */
 export function withoutValue(constraint: TextConstraint, value: string): ValueExcluding {
@@ -47,10 +47,10 @@ export function withoutValue(constraint: TextConstraint, value: string): ValueEx
     allowsNull: constraint.allowsNull,
     excludedValues: excluded,
     accepts: (text) => constraint.accepts(text),
-    isComplete: (text) => !excluded.includes(text) && constraint.isComplete(text),
+    isComplete: (text) => !excluded.includes(text.trim()) && constraint.isComplete(text),
     forcedContinuation: (text) => {
       const rest = constraint.forcedContinuation(text);
-      return rest !== null && excluded.includes(text + rest) ? null : rest;
+      return rest !== null && excluded.includes((text + rest).trim()) ? null : rest;
     },
   };
 }
