@@ -11,6 +11,12 @@ import type { NeonArenaWorld, ShipSpec, TowerDefenseWorld } from "@rtool/sim";
 export const ENEMY_IDS = ["enemy-1", "enemy-2"] as const;
 /** Requests per second of each ship's loop in the shipped arena. */
 export const SHIP_RATE_HZ = 16;
+/**
+ * Earlier calls a ship sends with each request: the most rt-tiny's generator puts in a ship's
+ * history (0 to 4), so the prompt stays in distribution, and each frame prefills fewer tokens
+ * (two calls are about 8 of the 57 tokens a ship's call computed with six).
+ */
+export const SHIP_HISTORY = 4;
 /** The user message of every ship request (the state is in the environment lines). */
 export const SHIP_QUERY = "Fire at the player if aligned.";
 /** Tool scopes: the squad's orders and the ships' moves never mix in one prompt. */
@@ -41,7 +47,7 @@ export function shipAgentSpec(id: string, ships: () => NeonArenaWorld, rateHz = 
     system: ships().system,
     query: SHIP_QUERY,
     environment: () => ships().environment(id),
-    history: () => ships().history(id).slice(-6),
+    history: () => ships().history(id).slice(-SHIP_HISTORY),
   };
 }
 
