@@ -70,8 +70,10 @@ def ts_section(ts_eval: dict | None) -> str:
         "argument equal after typing; `speak.text` must be non-empty and in the query's language. The scenario "
         "examples check only the arguments their files fix. The decoding is the callers' default, the copy nudge "
         "included (`copyBias` 3: tokens that copy a tool, a value or a name from the request get +3 on their "
-        "logits, and tokens towards a tool or value the order names, or gives a parameter by name, up to +6; "
-        "see `docs/ARCHITECTURE.md`), so decode changes move these tables without new weights; "
+        "logits, tokens towards a tool or value the order names, gives a parameter by name or says as a time "
+        "or date the parameter asks for, up to +6, towards values it gives other parameters -6; when two "
+        "arguments hold one value the weaker claim gives it up; see `docs/ARCHITECTURE.md`), so decode changes "
+        "move these tables without new weights; "
         "`tools/train/phases.md` tells which decoding each phase's figures used.\n\n" + "\n\n".join(parts) + "\n\n"
     )
 
