@@ -38,6 +38,9 @@ describe("times of day an order says, as HH:MM", () => {
     expect(timesSaidIn("天天20点5分提醒我")).toEqual(["20:05"]);
     expect(timesSaidIn("下午三点开会")).toEqual(["15:00"]);
     expect(timesSaidIn("晚上10:45")).toEqual(["22:45"]);
+    // 一点 alone is "a bit"
+    expect(timesSaidIn("7点，快一点")).toEqual(["07:00"]);
+    expect(timesSaidIn("凌晨一点")).toEqual(["01:00"]);
   });
 
   test("numbers that are no time of day are left out", () => {

@@ -129,6 +129,9 @@ export function timesSaidIn(order: string): string[] {
     /((?:凌晨|早上|早晨|上午|清晨|中午|下午|傍晚|晚上|夜里|夜间|今晚)?)\s*(\d{1,2}|十[一二]?|[零一二两三四五六七八九十])点(?:(\d{1,2})分?|(半)|(一刻)|(三刻))?/g;
   for (const m of order.matchAll(zh)) {
     const h = hourOf(m[2]!);
+    const exact = m[3] !== undefined || m[4] || m[5] || m[6];
+    // 一点 alone is mostly "a bit" (快一点, 慢一点), a time only with its half of the day or minutes
+    if (m[2] === "一" && !m[1] && !exact) continue;
     const minute = m[3] !== undefined ? Number(m[3]) : m[4] ? 30 : m[5] ? 15 : m[6] ? 45 : 0;
     add(clock(inHalfOfDay(h, halfOfDay("", m[1]!)), minute));
   }
