@@ -6,7 +6,7 @@
  */
 
 import { nullOnlyConstraint } from "../constraints/free-text";
-import { biasCopiesFrom, CopySource, commandOf, trailingWord, userTurn } from "../copy-bias";
+import { biasCopiesFrom, type CopySource, trailingWord } from "../copy-bias";
 import {
   classifyHeadText,
   type DoneText,
@@ -14,17 +14,16 @@ import {
   type HeadTextState,
   type TextConstraint,
 } from "../head-text";
-import { orderOf, saidNameTokens, saidShares } from "../name-parts";
-import { nearWordsOf } from "../near-words";
+import { saidNameTokens } from "../name-parts";
 import { draftFromPrompt } from "../prompt-lookup";
-import { datesSaidIn, timesSaidIn } from "../said-times";
-import { saidValues, saysParameter } from "../said-values";
+import { saysParameter } from "../said-values";
 import type { AllowedTokens } from "../token-choice";
 import { continuesUtf8, NO_BYTES, unfinishedCharacter } from "../utf8-bytes";
 import { type Branch, openBranches, restartBranch } from "./branch";
+import { RequestReading } from "./request-reading";
 import type { DecodeSettings } from "./settings";
 import type { HeadForksInput, HeadOutcome, HeadStopReason } from "./types";
-import { type ValueClaim, type ValueExcluding, weakerClaim, withoutValue } from "./value-claims";
+import { type ValueClaim, weakerClaim, withoutValue } from "./value-claims";
 
 /**
  * The nudge of the function head and enum arguments towards the names the command says in
@@ -54,19 +53,6 @@ const UNSAID_NULL_BIAS = 1;
 const STOP_BIAS = 1;
 
 /**
- * The command of a user turn (`commandOf`) with the misspelt names of its order read as the turn
- * spells them above it (`nearWordsOf`: "raxchai" under a roster holding `Riaxchai`).
- */
-function readCommand(turn: string): string {
-  const command = commandOf(turn);
-  const order = orderOf(command);
-  const at = command.lastIndexOf(order);
-  if (order === "" || at < 0) return command;
-  const above = turn.slice(0, turn.length - command.length + at);
-  return command.slice(0, at) + nearWordsOf(order, above) + command.slice(at + order.length);
-}
-
-/**
  * Every head of a decode, as branches.
  *
  * @example
@@ -80,16 +66,14 @@ export class HeadSet {
   private readonly byName: Map<string, Branch>;
   /** Reports wait for `holdReportsUntil` to finish (earlier values may still change). */
   private holding: boolean;
-  /** The request's user turn, its command and its order, for the copy nudges; read from the prompt when first needed. */
-  private copySources: { turn: CopySource; command: CopySource; order: string } | null = null;
-  /** What {@link saidFor} found, by constraint. */
-  private readonly saidByConstraint = new Map<TextConstraint, ReadonlyMap<string, number>>();
-  private readonly othersByConstraint = new Map<TextConstraint, ReadonlyMap<string, number>>();
+  /** The request's turn, command and order, and what the order says for each constraint. */
+  private readonly request: RequestReading;
 
   constructor(
     private readonly input: HeadForksInput,
     private readonly settings: DecodeSettings,
   ) {
+    this.request = new RequestReading(input);
     this.branches = openBranches(input.heads, settings.seed);
     this.byName = new Map(this.branches.map((b) => [b.plan.name, b]));
     this.holding = input.holdReportsUntil !== undefined && this.byName.has(input.holdReportsUntil);
@@ -154,7 +138,7 @@ export class HeadSet {
     const constraint = b.constraint;
     const kind = constraint?.kind;
     if (copyBias === 0 || !constraint || kind === undefined) return row;
-    const { turn, command, order } = this.sources();
+    const { turn, command, order } = this.request.sources();
     let out = row;
     const fromCommand = kind === "function" || kind === "enum";
     if (fromCommand || kind === "string" || kind === "union") {
@@ -171,9 +155,9 @@ export class HeadSet {
       if (!fromCommand && tail.length === 0) out = this.biasCompleteCopy(b, value, row, out, turn);
     }
     // tools and enum values the order names in words, values it gives a parameter by name
-    const said = this.saidFor(constraint, order);
+    const said = this.request.saidFor(constraint);
     const tokens = said.size === 0 ? null : saidNameTokens(b.text, said, this.input.vocab);
-    const others = this.othersFor(constraint, order, said);
+    const others = this.request.othersFor(constraint);
     const away = others.size === 0 ? null : saidNameTokens(b.text, others, this.input.vocab);
     const nullId =
       b.text === "" &&
@@ -209,66 +193,6 @@ export class HeadSet {
       if (id !== undefined) nudged[id] = nudged[id]! + this.settings.copyBias * STOP_BIAS;
     }
     return nudged;
-  }
-
-  /**
-   * The request's user turn and its command as copy sources, and the command's order (its last
-   * line), read from the prompt when first asked.
-   */
-  private sources(): { turn: CopySource; command: CopySource; order: string } {
-    if (!this.copySources) {
-      const { vocab, promptIds } = this.input;
-      const turn = userTurn(vocab.vocab.decode(promptIds!));
-      const command = readCommand(turn);
-      this.copySources = {
-        turn: new CopySource(turn, vocab),
-        command: new CopySource(command, vocab),
-        order: orderOf(command),
-      };
-    }
-    return this.copySources;
-  }
-
-  /**
-   * The values `constraint` allows that the order says, with their shares (see `name-parts.ts`
-   * and `said-values.ts`), found once per constraint.
-   */
-  private saidFor(constraint: TextConstraint, order: string): ReadonlyMap<string, number> {
-    let said = this.saidByConstraint.get(constraint);
-    if (!said) {
-      if (constraint.choices) said = saidShares(constraint.choices, order);
-      else if (constraint.parameters) said = saidValues(constraint.parameters, order);
-      else said = new Map();
-      if (constraint.format) {
-        const { kind } = constraint.format;
-        const values =
-          kind === "time"
-            ? timesSaidIn(order)
-            : datesSaidIn(order, this.sources().turn.text, constraint.format);
-        if (values.length > 0) said = new Map([...said, ...values.map((v) => [v, 1] as const)]);
-      }
-      this.saidByConstraint.set(constraint, said);
-    }
-    return said;
-  }
-
-  /** Values the order gives the chosen tool's other parameters by name and not this head's, found once per constraint. */
-  private othersFor(
-    constraint: TextConstraint,
-    order: string,
-    said: ReadonlyMap<string, number>,
-  ): ReadonlyMap<string, number> {
-    let others = this.othersByConstraint.get(constraint);
-    if (!others) {
-      const found = new Map<string, number>();
-      others = found;
-      if (constraint.otherParameters && constraint.parameters)
-        for (const [value, share] of saidValues(constraint.otherParameters, order))
-          if (!said.has(value)) found.set(value, share);
-      for (const value of (constraint as Partial<ValueExcluding>).excludedValues ?? []) found.set(value, 1);
-      this.othersByConstraint.set(constraint, others);
-    }
-    return others;
   }
 
   /** The bytes of a character `b`'s last tokens began and did not finish (see `unfinishedCharacter`). */
@@ -389,7 +313,7 @@ export class HeadSet {
 
   private claimOf(b: Branch, value: string): ValueClaim {
     const constraint = b.constraint!;
-    const said = this.saidFor(constraint, this.sources().order);
+    const said = this.request.saidFor(constraint);
     return { branch: b, saidByName: (said.get(value) ?? 0) > 0, typed: constraint.kind !== "string" };
   }
 
