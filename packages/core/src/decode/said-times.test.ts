@@ -45,6 +45,7 @@ describe("times of day an order says, as HH:MM", () => {
 
   test("numbers that are no time of day are left out", () => {
     expect(timesSaidIn("move 30 cm at speed 5")).toEqual([]);
+    expect(timesSaidIn("someone am I")).toEqual([]);
     expect(timesSaidIn("2026-05-10")).toEqual([]);
     expect(timesSaidIn("at 27:10")).toEqual([]);
   });

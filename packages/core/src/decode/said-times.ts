@@ -99,7 +99,7 @@ export function timesSaidIn(order: string): string[] {
   const hour = "(\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
   // 11 pm, 2:40a.m., 5:10 AM
   for (const m of order.matchAll(
-    new RegExp(`(?<![\\d:])${hour}(?::(\\d{2}))?\\s*([ap])\\.?\\s?m\\b\\.?`, "gi"),
+    new RegExp(`(?<![\\w:])${hour}(?::(\\d{2}))?\\s*([ap])\\.?\\s?m\\b\\.?`, "gi"),
   )) {
     const h = hourOf(m[1]!);
     if (h >= 1 && h <= 12) add(clock((h % 12) + (m[3]!.toLowerCase() === "p" ? 12 : 0), Number(m[2] ?? 0)));
