@@ -91,13 +91,7 @@ export class CopySource {
    * longer ones (`Tak` of `Taka`).
    */
   spellsWhole(word: string): boolean {
-    const needle = word.toLowerCase();
-    for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
-      const next = this.text[at + word.length];
-      if (!this.startsWord(at)) continue;
-      if (next === undefined || !WORD.test(next) || sameScriptRun(word, next) === "") return true;
-    }
-    return false;
+    return this.startsWordFollowedBy(word, (next) => !WORD.test(next) || sameScriptRun(word, next) === "");
   }
 
   /**
@@ -106,11 +100,16 @@ export class CopySource {
    * (`Amiya(center`), a name addressed (`Amiya, use your skill`); a copy of it is complete.
    */
   endsAtPunctuation(word: string): boolean {
+    return this.startsWordFollowedBy(word, (next) => ENDS_A_NAME.test(next));
+  }
+
+  /** Whether some occurrence of `word` (ignoring case) that starts a word ends the request or is followed by a character `ends` accepts. */
+  private startsWordFollowedBy(word: string, ends: (next: string) => boolean): boolean {
     const needle = word.toLowerCase();
     for (let at = this.lower.indexOf(needle); at >= 0; at = this.lower.indexOf(needle, at + 1)) {
       if (!this.startsWord(at)) continue;
       const next = this.text[at + word.length];
-      if (next === undefined || ENDS_A_NAME.test(next)) return true;
+      if (next === undefined || ends(next)) return true;
     }
     return false;
   }
