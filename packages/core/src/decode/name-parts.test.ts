@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { biasSaidNames, nameParts, orderOf, saidShares } from "./name-parts";
+import { nameParts, orderOf, saidNameTokens, saidShares } from "./name-parts";
 import { VocabIndex } from "./token-vocab";
 
 // A vocabulary of whole texts: id i is TEXTS[i].
@@ -43,24 +43,22 @@ describe("tool names said in the command", () => {
     expect(counts("the gateway")).toMatchObject({ send_gate: 0 });
   });
 
-  test("each next token gets the bias times the best share among the names it leads to", () => {
+  test("each next token maps to the best share among the names it leads to", () => {
     const names = ["send_gate", "send_thermostat", "flap", "wait"];
     const shares = saidShares(names, "send the thermostat song");
-    const row = new Float32Array(TEXTS.length);
-    const first = biasSaidNames(row, "", shares, index, 2);
-    expect(first).not.toBe(row);
+    const first = saidNameTokens("", shares, index);
     // `send` leads to send_thermostat (all said), a leading space is allowed before a value
-    expect(first[id("send")]).toBe(2);
-    expect(first[id(" send")]).toBe(2);
-    for (const other of ["wait", "fl", "_gate", "x"]) expect(first[id(other)]).toBe(0);
+    expect(first.get(id("send"))).toBe(1);
+    expect(first.get(id(" send"))).toBe(1);
+    for (const other of ["wait", "fl", "_gate", "x"]) expect(first.has(id(other))).toBe(false);
     // at the fork, towards the name said more
-    const fork = biasSaidNames(row, "send", shares, index, 2);
-    expect(fork[id("_therm")]).toBe(2);
-    expect(fork[id("_gate")]).toBe(1);
+    const fork = saidNameTokens("send", shares, index);
+    expect(fork.get(id("_therm"))).toBe(1);
+    expect(fork.get(id("_gate"))).toBe(0.5);
     // the rest of a name after a leading space
     const flap = saidShares(names, "flap!");
-    expect(biasSaidNames(row, "", flap, index, 2)[id(" flap")]).toBe(2);
-    expect(biasSaidNames(row, " fl", flap, index, 2)[id("ap")]).toBe(2);
+    expect(saidNameTokens("", flap, index).get(id(" flap"))).toBe(1);
+    expect(saidNameTokens(" fl", flap, index).get(id("ap"))).toBe(1);
   });
 
   test("the order is the command's last line, under the environment's", () => {
@@ -68,9 +66,8 @@ describe("tool names said in the command", () => {
     expect(orderOf("flap")).toBe("flap");
   });
 
-  test("a row whose names are not said at all is returned as it is", () => {
+  test("names not said at all lead to no tokens", () => {
     const shares = saidShares(["wait", "send_gate"], "hold on");
-    const row = new Float32Array(TEXTS.length);
-    expect(biasSaidNames(row, "", shares, index, 2)).toBe(row);
+    expect(saidNameTokens("", shares, index).size).toBe(0);
   });
 });

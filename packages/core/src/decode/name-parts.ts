@@ -113,21 +113,3 @@ export function saidNameTokens(
   }
   return best;
 }
-
-/**
- * Adds `bias` times the share of the best-said name each token leads towards to the tokens
- * {@link saidNameTokens} finds. Returns `row` itself when there are none, else a nudged copy.
- */
-export function biasSaidNames(
-  row: Float32Array,
-  text: string,
-  shares: ReadonlyMap<string, number>,
-  index: VocabIndex,
-  bias: number,
-): Float32Array {
-  const tokens = saidNameTokens(text, shares, index);
-  if (tokens.size === 0) return row;
-  const out = row.slice();
-  for (const [id, said] of tokens) out[id] = out[id]! + bias * said;
-  return out;
-}
