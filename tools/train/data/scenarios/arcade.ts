@@ -1,5 +1,23 @@
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
+import {
+  FLAPPY_FLAP_EN_MORE,
+  FLAPPY_FLAP_ZH_MORE,
+  FLAPPY_WAIT_EN_MORE,
+  FLAPPY_WAIT_ZH_MORE,
+  PONG_MOVE_EN_MORE,
+  PONG_MOVE_ZH_MORE,
+  PONG_STAY_EN_MORE,
+  PONG_STAY_ZH_MORE,
+  PONG_TURN_EN_MORE,
+  PONG_TURN_ZH_MORE,
+  SHIP_FIRE_EN_MORE,
+  SHIP_FIRE_ZH_MORE,
+  SHIP_MOVE_EN_MORE,
+  SHIP_MOVE_ZH_MORE,
+  SHIP_TURN_EN_MORE,
+  SHIP_TURN_ZH_MORE,
+} from "./arcade-phrasings";
 import { type Draw, placeEnvironment, priorCalls } from "./draw";
 
 const DIR_EN: Record<string, string[]> = {
@@ -78,11 +96,18 @@ export function drawNeonShip(ph: Phrasing): Draw {
     const t =
       fn === "move"
         ? en
-          ? ph.choose(["move {d}", "go {d}", "step {d}", "dodge {d}", "head {d}"])
-          : ph.choose(["{d}移动", "往{d}走", "{d}躲", "向{d}移一步"])
+          ? ph.choose(["move {d}", "go {d}", "step {d}", "dodge {d}", "head {d}", ...SHIP_MOVE_EN_MORE])
+          : ph.choose(["{d}移动", "往{d}走", "{d}躲", "向{d}移一步", ...SHIP_MOVE_ZH_MORE])
         : en
-          ? ph.choose(["fire {d}", "shoot {d}", "open fire {d}", "blast {d}", "fire a shot {d}"])
-          : ph.choose(["{d}开火", "朝{d}射击", "往{d}打", "向{d}开炮"]);
+          ? ph.choose([
+              "fire {d}",
+              "shoot {d}",
+              "open fire {d}",
+              "blast {d}",
+              "fire a shot {d}",
+              ...SHIP_FIRE_EN_MORE,
+            ])
+          : ph.choose(["{d}开火", "朝{d}射击", "往{d}打", "向{d}开炮", ...SHIP_FIRE_ZH_MORE]);
     query = ph.say(t, { d: w });
     call = { function: fn, args: { direction: d } };
   } else {
@@ -105,6 +130,7 @@ export function drawNeonShip(ph: Phrasing): Draw {
           "Take your turn",
           "Hunt the player down.",
           "What now?",
+          ...SHIP_TURN_EN_MORE,
         ])
       : ph.choose([
           "如果对齐就向玩家开火。",
@@ -114,6 +140,7 @@ export function drawNeonShip(ph: Phrasing): Draw {
           "下一步。",
           "追击玩家。",
           "你的回合",
+          ...SHIP_TURN_ZH_MORE,
         ]);
     query = ph.say(t);
   }
@@ -158,11 +185,11 @@ export function drawPong(ph: Phrasing): Draw {
     const t =
       direction === "stay"
         ? en
-          ? ph.choose(["stay {d}", "hold {d}", "keep the paddle {d}", "don't move"])
-          : ph.choose(["保持{d}", "{d}", "别动"])
+          ? ph.choose(["stay {d}", "hold {d}", "keep the paddle {d}", "don't move", ...PONG_STAY_EN_MORE])
+          : ph.choose(["保持{d}", "{d}", "别动", ...PONG_STAY_ZH_MORE])
         : en
-          ? ph.choose(["move {d}", "go {d}", "paddle {d}", "shift {d}"])
-          : ph.choose(["往{d}移", "{d}移动", "挡板往{d}"]);
+          ? ph.choose(["move {d}", "go {d}", "paddle {d}", "shift {d}", ...PONG_MOVE_EN_MORE])
+          : ph.choose(["往{d}移", "{d}移动", "挡板往{d}", ...PONG_MOVE_ZH_MORE]);
     query = ph.say(t, { d: r.pick(words) });
   } else {
     query = ph.say(
@@ -174,8 +201,9 @@ export function drawPong(ph: Phrasing): Draw {
             "Go get the ball.",
             "Block it.",
             "Next frame.",
+            ...PONG_TURN_EN_MORE,
           ])
-        : ph.choose(["移动挡板。", "该你了。", "跟住球。", "去接球。", "挡住它。"]),
+        : ph.choose(["移动挡板。", "该你了。", "跟住球。", "去接球。", "挡住它。", ...PONG_TURN_ZH_MORE]),
     );
   }
   return { query, environment: env, history: [], call: { function: "move_paddle", args: { direction } } };
@@ -204,8 +232,19 @@ export function drawFlappy(ph: Phrasing): Draw {
           "flap your wings",
           "tap tap",
           "hop",
+          ...FLAPPY_FLAP_EN_MORE,
         ])
-      : ph.choose(["点一下屏幕", "跳", "往上飞", "拍翅膀", "点击", "跳一下", "飞起来", "起跳"])
+      : ph.choose([
+          "点一下屏幕",
+          "跳",
+          "往上飞",
+          "拍翅膀",
+          "点击",
+          "跳一下",
+          "飞起来",
+          "起跳",
+          ...FLAPPY_FLAP_ZH_MORE,
+        ])
     : en
       ? ph.choose([
           "wait",
@@ -217,8 +256,18 @@ export function drawFlappy(ph: Phrasing): Draw {
           "chill",
           "stay",
           "easy, wait",
+          ...FLAPPY_WAIT_EN_MORE,
         ])
-      : ph.choose(["等等", "先别跳", "别动", "还没到", "什么都别做", "等一下", "不要点"]);
+      : ph.choose([
+          "等等",
+          "先别跳",
+          "别动",
+          "还没到",
+          "什么都别做",
+          "等一下",
+          "不要点",
+          ...FLAPPY_WAIT_ZH_MORE,
+        ]);
   const call: TargetCall = { function: flap ? "flap" : "wait", args: {} };
   // the arena's Flappy agent sends the bird's last six calls
   const history = priorCalls(ph, () => ({ function: r.chance(0.5) ? "flap" : "wait", args: {} }), 6);

@@ -1,5 +1,15 @@
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
+import {
+  ALARM_EN_MORE,
+  ALARM_ZH_MORE,
+  CALC_EN_MORE,
+  CALC_ZH_MORE,
+  EVENT_EN_MORE,
+  EVENT_ZH_MORE,
+  WEATHER_EN_MORE,
+  WEATHER_ZH_MORE,
+} from "./assistant-phrasings";
 import type { Draw } from "./draw";
 
 const CITIES_EN = [
@@ -230,6 +240,7 @@ export function drawAssistant(ph: Phrasing): Draw {
           "do I need an umbrella in {c} {w}",
           "tell me the weather for {c} {w}",
           "how cold will {c} be {w}",
+          ...WEATHER_EN_MORE,
         ])
       : ph.choose([
           "{w}{c}天气怎么样",
@@ -240,6 +251,7 @@ export function drawAssistant(ph: Phrasing): Draw {
           "{w}{c}需要带伞吗",
           "告诉我{c}{w}的天气",
           "{c}{w}冷吗",
+          ...WEATHER_ZH_MORE,
         ]);
     query = ph.say(t, { w: whenText }, { c: city });
     call = { function: "get_weather", args };
@@ -270,6 +282,7 @@ export function drawAssistant(ph: Phrasing): Draw {
           "remind me to get up at {t} {r}",
           "set my alarm to {t} {r}",
           "alarm {t} {r}",
+          ...ALARM_EN_MORE,
         ])
       : ph.choose([
           "{r}{t}叫我起床",
@@ -279,6 +292,7 @@ export function drawAssistant(ph: Phrasing): Draw {
           "{t}的闹钟{r}",
           "叫我{r}{t}起床",
           "帮我设{r}{t}的闹铃",
+          ...ALARM_ZH_MORE,
         ]);
     query = ph.say(t, { r: rw }, { t: said });
     call = { function: "set_alarm", args: rep === "none" ? { time: hhmm } : { time: hhmm, repeat: rep } };
@@ -304,6 +318,7 @@ export function drawAssistant(ph: Phrasing): Draw {
           "I have {e} on {d}{at}",
           "create an event {e} for {d}{at}",
           "book {e} {d}{at}",
+          ...EVENT_EN_MORE,
         ])
       : ph.choose([
           "{d}{at}加一个{e}",
@@ -312,6 +327,7 @@ export function drawAssistant(ph: Phrasing): Draw {
           "新建日程：{e}，{d}{at}",
           "{d}{at}有{e}，记一下",
           "在{d}{at}添加{e}",
+          ...EVENT_ZH_MORE,
         ]);
     query = ph
       .say(t, {}, { e: title, d: said, at })
@@ -355,8 +371,17 @@ export function drawAssistant(ph: Phrasing): Draw {
           "{x} equals what",
           "work out {x}",
           "quick math: {x}",
+          ...CALC_EN_MORE,
         ])
-      : ph.choose(["{x}等于多少", "算一下{x}", "{x}是多少", "帮我计算{x}", "{x}得几", "计算{x}"]);
+      : ph.choose([
+          "{x}等于多少",
+          "算一下{x}",
+          "{x}是多少",
+          "帮我计算{x}",
+          "{x}得几",
+          "计算{x}",
+          ...CALC_ZH_MORE,
+        ]);
     query = ph.say(t, {}, { x: spoken });
     call = { function: "calculate", args: { expression } };
   }

@@ -1,5 +1,15 @@
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
+import {
+  EXPR_LEVEL_EN_MORE,
+  EXPR_LEVEL_ZH_MORE,
+  EXPR_NUM_EN_MORE,
+  EXPR_NUM_ZH_MORE,
+  IDLE_EN_MORE,
+  IDLE_ZH_MORE,
+  SPEAK_EN_MORE,
+  SPEAK_ZH_MORE,
+} from "./digital-human-phrasings";
 import { type Draw, placeEnvironment, priorCalls } from "./draw";
 
 const EMOTION: Record<string, { en: string[]; zh: string[] }> = {
@@ -261,8 +271,15 @@ function drawHostCue(ph: Phrasing): Draw {
             "{e} expression, {n}",
             "be {e} with intensity {n}",
             "set expression {e} to {n}",
+            ...EXPR_NUM_EN_MORE,
           ])
-        : ph.choose(["表情{e}，强度{n}", "做一个{e}的表情，强度{n}", "{e}，程度{n}", "显示{e}表情，{n}"]);
+        : ph.choose([
+            "表情{e}，强度{n}",
+            "做一个{e}的表情，强度{n}",
+            "{e}，程度{n}",
+            "显示{e}表情，{n}",
+            ...EXPR_NUM_ZH_MORE,
+          ]);
       const shown = r.chance(0.3) ? `${Math.round(intensity * 100)}%` : String(intensity);
       query = ph.say(t, { e: word }, { n: shown });
     } else {
@@ -276,8 +293,16 @@ function drawHostCue(ph: Phrasing): Draw {
             "make a {l} {e} face",
             "act {l} {e}",
             "you're {l} {e} now",
+            ...EXPR_LEVEL_EN_MORE,
           ])
-        : ph.choose(["{l}{e}", "表现得{l}{e}", "做出{l}{e}的表情", "显得{l}{e}", "露出{l}{e}的样子"]);
+        : ph.choose([
+            "{l}{e}",
+            "表现得{l}{e}",
+            "做出{l}{e}的表情",
+            "显得{l}{e}",
+            "露出{l}{e}的样子",
+            ...EXPR_LEVEL_ZH_MORE,
+          ]);
       query = ph.say(t, { e: word, l: r.pick(en ? level.en : level.zh) });
     }
     call = { function: "set_expression", args: { emotion, intensity } };
@@ -304,6 +329,7 @@ function drawHostCue(ph: Phrasing): Draw {
             "say {s} {t}",
             'announce {t}: "{s}"',
             "{t} tell them {s}",
+            ...SPEAK_EN_MORE,
           ])
         : ph.choose([
             "{t}说“{s}”",
@@ -312,6 +338,7 @@ function drawHostCue(ph: Phrasing): Draw {
             "{t}告诉大家：{s}",
             "请{t}念出“{s}”",
             "{t}说一句{s}",
+            ...SPEAK_ZH_MORE,
           ]);
       query = ph.say(t, { t: tw }, { s: line });
       call = { function: "speak", args: { text: line, tone } };
@@ -335,8 +362,17 @@ function drawHostCue(ph: Phrasing): Draw {
           "stand by",
           "reset to idle",
           "just chill",
+          ...IDLE_EN_MORE,
         ])
-      : ph.choose(["回到待机", "放松一下", "恢复待机状态", "休息一下", "待机", "回到默认状态"]);
+      : ph.choose([
+          "回到待机",
+          "放松一下",
+          "恢复待机状态",
+          "休息一下",
+          "待机",
+          "回到默认状态",
+          ...IDLE_ZH_MORE,
+        ]);
     query = ph.say(t);
     call = { function: "idle", args: {} };
   }

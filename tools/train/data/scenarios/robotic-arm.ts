@@ -1,6 +1,26 @@
 import { coinedCode, coinedWord } from "../coined";
 import type { Phrasing } from "../phrasing";
 import { type Draw, num, placeEnvironment } from "./draw";
+import {
+  APPROACH_EN_MORE,
+  APPROACH_ZH_MORE,
+  GRIP_FORCE_EN_MORE,
+  GRIP_FORCE_ZH_MORE,
+  GRIP_PART_EN_MORE,
+  GRIP_PART_ZH_MORE,
+  GRIP_WORD_EN_MORE,
+  GRIP_WORD_ZH_MORE,
+  HOME_EN_MORE,
+  HOME_ZH_MORE,
+  PLACE_EN_MORE,
+  PLACE_ZH_MORE,
+  RELEASE_EN_MORE,
+  RELEASE_ZH_MORE,
+  ROTATE_EN_MORE,
+  ROTATE_ZH_MORE,
+  XYZ_EN_MORE,
+  XYZ_ZH_MORE,
+} from "./robotic-arm-phrasings";
 
 const PARTS_EN = [
   "red gear",
@@ -309,6 +329,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
                 "drop it off at the {obj} {speed}",
                 "place it in the {obj} {speed}",
                 "move it to the {obj}, {speed}",
+                ...PLACE_EN_MORE,
               ])
             : ph.choose([
                 "{speed}把它放到{obj}上",
@@ -316,6 +337,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
                 "把零件{speed}送到{obj}",
                 "{speed}放进{obj}",
                 "搬到{obj}去，{speed}",
+                ...PLACE_ZH_MORE,
               ])
           : en
             ? ph.choose([
@@ -331,6 +353,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
                 "{speed} get to the {obj}",
                 "line up with the {obj} {speed}",
                 "go for the {obj} {speed}",
+                ...APPROACH_EN_MORE,
               ])
             : ph.choose([
                 "{speed}移动到{obj}",
@@ -342,6 +365,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
                 "{speed}去{obj}",
                 "对准{obj}，{speed}",
                 "{speed}靠近{obj}",
+                ...APPROACH_ZH_MORE,
               ]);
       query = ph.say(t, { obj: said, speed: speedWord });
     } else {
@@ -360,6 +384,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
             "{go} x {x}, y {y} and z {z} {speed}",
             "{speed} {go} {x} {y} {z}",
             "{go} ({x}, {y}, {z}){mm} {speed}",
+            ...XYZ_EN_MORE,
           ])
         : ph.choose([
             "{go}x {x} y {y} z {z}{mm}，{speed}",
@@ -370,6 +395,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
             "{speed}{go}x{x}、y{y}、z{z}",
             "坐标{x}，{y}，高度{z}{mm}，{speed}",
             "{go}({x},{y},{z})这个点，{speed}",
+            ...XYZ_ZH_MORE,
           ]);
       const go = ph.choose(en ? GO_EN : GO_ZH);
       query = ph.say(t, { speed: speedWord, mm, go }, { x: num(x), y: num(y), z: num(z) });
@@ -393,6 +419,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
               "take it, this one is {w}",
               "it's a {w} piece, grip it",
               "grip it, {w} part",
+              ...GRIP_PART_EN_MORE,
             ])
           : ph.choose([
               "夹住它，这是{w}件",
@@ -400,6 +427,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
               "这是{w}零件，夹住",
               "抓取，{w}件",
               "拿起这个{w}零件",
+              ...GRIP_PART_ZH_MORE,
             ])
         : en
           ? ph.choose([
@@ -409,8 +437,17 @@ export function drawRoboticArm(ph: Phrasing): Draw {
               "clamp it, {w} force",
               "{w} grip please",
               "hold it with a {w} grip",
+              ...GRIP_WORD_EN_MORE,
             ])
-          : ph.choose(["{w}夹住", "{w}抓起来", "夹紧，{w}", "抓住它，{w}", "合上夹爪，{w}", "用{w}夹"]);
+          : ph.choose([
+              "{w}夹住",
+              "{w}抓起来",
+              "夹紧，{w}",
+              "抓住它，{w}",
+              "合上夹爪，{w}",
+              "用{w}夹",
+              ...GRIP_WORD_ZH_MORE,
+            ]);
       query = ph.say(t, { w: word });
     } else {
       force = r.pick([5, 15, 20, 25, 30, 35, 40, 45, 60, 70, 75, 80, 90, 120, 12, 8]);
@@ -424,6 +461,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
             "squeeze with {f}{u}",
             "pick it up using {f}{u}",
             "clamp at {f}{u}",
+            ...GRIP_FORCE_EN_MORE,
           ])
         : ph.choose([
             "用{f}{u}的力夹住",
@@ -432,6 +470,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
             "抓取力{f}{u}",
             "夹爪{f}{u}夹住",
             "用{f}{u}抓起来",
+            ...GRIP_FORCE_ZH_MORE,
           ]);
       query = ph.say(t, { u: unit }, { f: String(force) });
     }
@@ -448,8 +487,18 @@ export function drawRoboticArm(ph: Phrasing): Draw {
           "release the part",
           "open up the claw",
           "put it down and let go",
+          ...RELEASE_EN_MORE,
         ])
-      : ph.choose(["松开", "放开它", "打开夹爪", "松手", "放下零件", "把夹爪张开", "放掉"]);
+      : ph.choose([
+          "松开",
+          "放开它",
+          "打开夹爪",
+          "松手",
+          "放下零件",
+          "把夹爪张开",
+          "放掉",
+          ...RELEASE_ZH_MORE,
+        ]);
     return placeEnvironment(ph, env, ph.say(t), history, { function: "release", args: {} });
   }
   if (kind === "rotate") {
@@ -466,6 +515,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
           "rotate around {a}, {n}{d}",
           "Set a {a} rotation of {n}{d}",
           "turn {n}{d} around {a}",
+          ...ROTATE_EN_MORE,
         ])
       : ph.choose([
           "绕{a}旋转{n}{d}",
@@ -474,6 +524,7 @@ export function drawRoboticArm(ph: Phrasing): Draw {
           "沿{a}旋转{n}{d}",
           "{a}方向转{n}{d}",
           "把手腕绕{a}转{n}{d}",
+          ...ROTATE_ZH_MORE,
         ]);
     const query = ph.say(t, { a, d: deg }, { n: String(angle) });
     return placeEnvironment(ph, env, query, history, { function: "rotate", args: { axis, angle } });
@@ -488,8 +539,18 @@ export function drawRoboticArm(ph: Phrasing): Draw {
         "go back home",
         "return to the start pose",
         "park the arm at home",
+        ...HOME_EN_MORE,
       ])
-    : ph.choose(["回原点", "回到初始位置", "复位", "回零", "机械臂归位", "回到home位置", "回家"]);
+    : ph.choose([
+        "回原点",
+        "回到初始位置",
+        "复位",
+        "回零",
+        "机械臂归位",
+        "回到home位置",
+        "回家",
+        ...HOME_ZH_MORE,
+      ]);
   return placeEnvironment(ph, env, ph.say(t), history, { function: "home", args: {} });
 }
 

@@ -3,6 +3,22 @@ import { coinedName, coinedZh } from "../coined";
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
 import { type Draw, placeEnvironment } from "./draw";
+import {
+  MOVE_EN_MORE,
+  MOVE_ZH_MORE,
+  PASS_EN_MORE,
+  PASS_ZH_MORE,
+  RETREAT_ALL_EN_MORE,
+  RETREAT_ALL_ZH_MORE,
+  RETREAT_EN_MORE,
+  RETREAT_ZH_MORE,
+  SKILL_EN_MORE,
+  SKILL_SLOT_EN_MORE,
+  SKILL_SLOT_ZH_MORE,
+  SKILL_ZH_MORE,
+  STANCE_EN_MORE,
+  STANCE_ZH_MORE,
+} from "./tower-defense-phrasings";
 
 const NAMES_EN = [
   "Blaze",
@@ -286,6 +302,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
           "{u}, cover {p}",
           "{u} to {p}",
           "I want {u} at {p}",
+          ...MOVE_EN_MORE,
         ])
       : ph.choose([
           "{u}去{p}",
@@ -296,6 +313,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
           "调{u}到{p}",
           "{u}往{p}走",
           "{u}支援{p}",
+          ...MOVE_ZH_MORE,
         ]);
     query = ph.say(t, { u: said, p: where });
   } else if (kind === "skill") {
@@ -334,6 +352,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
             "pop {s} on {u}",
             "{u} hit {s}",
             "trigger {s} for {u}",
+            ...SKILL_SLOT_EN_MORE,
           ])
         : ph.choose([
             "{u}开{s}",
@@ -343,6 +362,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
             "{u}释放{s}",
             "{u}{s}开了",
             "给{u}开{s}",
+            ...SKILL_SLOT_ZH_MORE,
           ])
       : en
         ? ph.choose([
@@ -358,6 +378,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
             "{u}, ult now",
             "use {u}'s special",
             "skill on {u}",
+            ...SKILL_EN_MORE,
           ])
         : ph.choose([
             "{u}开技能",
@@ -367,6 +388,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
             "{u}释放技能",
             "{u}开大招",
             "给{u}开技能",
+            ...SKILL_ZH_MORE,
           ]);
     query = ph.say(t, { u: said, s: slotWord });
   } else if (kind === "retreat") {
@@ -385,6 +407,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
           "withdraw {u}",
           "{u}, back off now",
           "recall {u}",
+          ...RETREAT_EN_MORE,
         ])
       : ph.choose([
           "{u}撤退",
@@ -395,6 +418,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
           "撤{u}",
           "{u}退下",
           "收回{u}",
+          ...RETREAT_ZH_MORE,
         ]);
     if (r.chance(0.4)) env.push(en ? `${op.name} is taking heavy damage` : `${op.name}正在承受大量伤害`);
     query = ph.say(t, { u: said });
@@ -414,6 +438,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
           "{u}: {w}",
           "change {u}'s stance to {w}",
           "stance {w} for {u}",
+          ...STANCE_EN_MORE,
         ])
       : ph.choose([
           "{u}{w}",
@@ -423,6 +448,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
           "把{u}设成{w}",
           "{u}，{w}！",
           "{u}的姿态改为{w}",
+          ...STANCE_ZH_MORE,
         ]);
     query = ph.say(t, { u: said, w });
   } else if (kind === "all") {
@@ -437,6 +463,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
           "everybody back to the bench",
           "abort, all out",
           "full withdrawal now",
+          ...RETREAT_ALL_EN_MORE,
         ])
       : ph.choose([
           "全体撤退",
@@ -446,6 +473,7 @@ export function drawTowerDefense(ph: Phrasing): Draw {
           "所有干员后撤",
           "全部撤回",
           "大家都撤",
+          ...RETREAT_ALL_ZH_MORE,
         ]);
     query = ph.say(t);
   } else {
@@ -494,8 +522,19 @@ export function drawTowerDefense(ph: Phrasing): Draw {
           "not yet",
           "stand by",
           "ignore that",
+          ...PASS_EN_MORE,
         ])
-      : ph.choose(["等一下", "先别动", "算了", "嗯我想想", "暂时不用", "等等", "没事", "先待命"]);
+      : ph.choose([
+          "等一下",
+          "先别动",
+          "算了",
+          "嗯我想想",
+          "暂时不用",
+          "等等",
+          "没事",
+          "先待命",
+          ...PASS_ZH_MORE,
+        ]);
     query = ph.say(t);
   }
   const history = r.chance(0.35)
