@@ -137,6 +137,33 @@ class SafetensorsTest(unittest.TestCase):
             self.assertTrue(torch.equal(back[name], t))
 
 
+class SoupTest(unittest.TestCase):
+    """soup.py: the weighted mean of models of one shape; other shapes and bad weights refused."""
+
+    def test_weighted_mean_of_every_tensor(self):
+        from soup import average
+
+        a, b = tiny_model(1), tiny_model(2)
+        want = {n: 0.75 * t.clone() + 0.25 * b.state_dict()[n] for n, t in a.state_dict().items()}
+        soup = average([a, b], [3.0, 1.0])
+        for name, tensor in soup.state_dict().items():
+            self.assertTrue(torch.allclose(tensor, want[name], atol=1e-6), name)
+
+    def test_refuses_other_shapes_and_bad_weights(self):
+        from soup import SoupError, average, parse_ingredient
+
+        torch.manual_seed(0)
+        other = Qwen3ForCausalLM(Qwen3Config(vocab_size=512, hidden_size=32, intermediate_size=64,
+                                             num_hidden_layers=2, num_attention_heads=2,
+                                             num_key_value_heads=1, head_dim=16))
+        with self.assertRaises(SoupError):
+            average([tiny_model(1), other], [1.0, 1.0])
+        self.assertEqual(parse_ingredient("a/b:c:0.3"), ("a/b:c", 0.3))
+        for bad in ("model", "model:x", "model:0", ":1"):
+            with self.assertRaises(SoupError):
+                parse_ingredient(bad)
+
+
 class DeepenTest(unittest.TestCase):
     """deepen.py: a deeper model that computes the same logits, whose new layers can still learn."""
 
