@@ -6,7 +6,9 @@
  * arena and reads each agent's achieved rate and the ships' call latency. `--threads N` sets the
  * worker's WASM threads (default the engine's: min(4, cores)), `--lanes N` how many calls it
  * decodes at once in merged passes (default the engine's: 4), `--answers N` how many answers of
- * repeated prompts it keeps (default the engine's: 256; 0: every call decodes, the baseline).
+ * repeated prompts it keeps (default the engine's: 256; 0: every call decodes, the baseline),
+ * `--workers N` how many copies of the model run, each in its own worker (default 1; each gets
+ * its share of the cores as WASM threads unless `--threads` says).
  * Writes bench/results/in-page.json
  * (`--out FILE` elsewhere). A benchmark, not a test: no thresholds.
  *
@@ -31,15 +33,16 @@ import { refuseUnknownOptions } from "../tools/train/cli-options";
 import { argValue, quantile } from "./calls";
 
 if (!hasChromium) throw new Error("bench:in-page needs chromium at /usr/bin/chromium");
-refuseUnknownOptions(["seconds", "threads", "lanes", "answers", "out"]);
+refuseUnknownOptions(["seconds", "threads", "lanes", "answers", "workers", "out"]);
 const SECONDS = Number(argValue("--seconds") ?? 10);
 const THREADS = argValue("--threads");
 const LANES = argValue("--lanes");
 const ANSWERS = argValue("--answers");
+const WORKERS = argValue("--workers");
 const OUT = argValue("--out") ?? join(import.meta.dir, "results", "in-page.json");
 const loadBefore = loadavg()[0]!;
 const app = await startArenaApp({ port: 0 });
-const query = `engine=in-page${THREADS ? `&threads=${THREADS}` : ""}${LANES ? `&lanes=${LANES}` : ""}${ANSWERS !== undefined ? `&answers=${ANSWERS}` : ""}`;
+const query = `engine=in-page${THREADS ? `&threads=${THREADS}` : ""}${LANES ? `&lanes=${LANES}` : ""}${ANSWERS !== undefined ? `&answers=${ANSWERS}` : ""}${WORKERS ? `&workers=${WORKERS}` : ""}`;
 const browser = await openArena(`${app.url}?${query}`);
 const { page } = browser;
 
@@ -97,7 +100,9 @@ try {
   });
   const report = {
     date: new Date().toISOString(),
-    browser: `chromium headless (--disable-gpu), onnxruntime-web 1.30.0 WASM, ${cached.threads?.numThreads ?? "?"} thread(s), in a Web Worker`,
+    browser: `chromium headless (--disable-gpu), onnxruntime-web 1.30.0 WASM, ${cached.threads?.numThreads ?? "?"} thread(s) per worker, ${WORKERS ?? 1} Web Worker(s)`,
+    // copies of the model, each in its own worker; calls go to the least busy
+    workers: WORKERS ? Number(WORKERS) : 1,
     page_query: query,
     // calls the worker decodes at once, their forward passes merged
     lanes: LANES ? Number(LANES) : "default (4)",

@@ -3,7 +3,8 @@
  * with no rtool-server. `?threads=N` sets the worker's WASM threads (default: the engine's,
  * `min(4, hardwareConcurrency)` on this cross-origin isolated page); `?lanes=N` how many calls
  * the worker decodes at once in merged passes (default the engine's, 4); `?answers=N` how many
- * answers of repeated prompts it keeps (default the engine's, 256; 0: every call decodes). The load is reported on
+ * answers of repeated prompts it keeps (default the engine's, 256; 0: every call decodes); `?workers=N`
+ * how many copies of the model run, each in its own worker (default 1). The load is reported on
  * `window.rtoolArena.inPage` for the tests and the benchmark.
  */
 import {
@@ -36,6 +37,7 @@ export function startInPage(params: URLSearchParams): { engine: InPageEngine; st
     worker: new URL("/in-page-worker.js", location.href),
     modelUrl: new URL("/models/rt-tiny/", location.href).href,
     wasmPaths: new URL("/ort/", location.href).href,
+    workers: count("workers"),
     numThreads: count("threads"),
     lanes: count("lanes"),
     answerCache: params.has("answers") ? Math.max(0, Number(params.get("answers")) || 0) : undefined,
@@ -46,8 +48,8 @@ export function startInPage(params: URLSearchParams): { engine: InPageEngine; st
       status.threads = engine.threads;
       const via = timings.graphFromCache ? "graph from cache" : "graph built";
       console.log(
-        `rt-tiny loaded in the page in ${timings.totalMs.toFixed(0)} ms (${via}, ` +
-          `${engine.threads?.numThreads ?? "?"} WASM threads)`,
+        `rt-tiny loaded in the page in ${timings.totalMs.toFixed(0)} ms (${via}, ${engine.workers} ` +
+          `worker(s), ${engine.threads?.numThreads ?? "?"} WASM threads each)`,
       );
     },
     (error: Error) => {

@@ -23,8 +23,18 @@ export interface WorkerLike {
 
 /** Options of {@link inPageEngine}. */
 export interface InPageEngineOptions extends InPageModelOptions {
-  /** The worker running {@link serveInPageWorker}, or its script's URL (started as a module worker). */
-  worker: WorkerLike | string | URL;
+  /**
+   * The worker running {@link serveInPageWorker}, or its script's URL (started as a module
+   * worker, {@link workers} times), or several workers, each a copy of the model.
+   */
+  worker: WorkerLike | string | URL | readonly WorkerLike[];
+  /**
+   * Copies of the model, each in a Web Worker of its own, when `worker` is a URL; default 1.
+   * A call goes to the copy with the fewest calls in flight, so two agents decode side by side
+   * on two cores instead of sharing one worker's passes. Each copy loads the model (rt-tiny:
+   * ~10 MB) and, unless `numThreads` says otherwise, gets its share of the cores as WASM threads.
+   */
+  workers?: number;
   /** Ask the worker for each head as it finishes (`head` events before the call); default true. */
   stream?: boolean;
 }
@@ -35,8 +45,10 @@ export interface InPageEngine {
   readonly transport: Transport;
   /** Settles when the model is loaded (with its load times) or could not be. */
   readonly ready: Promise<InPageLoadTimings>;
-  /** The worker's WASM threads, once loaded (null before, or from a core that does not say). */
+  /** The worker's WASM threads, once loaded (null before, or from a core that does not say); the first copy's. */
   readonly threads: InPageThreads | null;
+  /** Copies of the model, each in its own worker. */
+  readonly workers: number;
   /** Stops the worker; calls in flight fail. */
   terminate(): void;
 }
@@ -51,10 +63,30 @@ function abortError(): Error {
   return Object.assign(new Error("the request was aborted"), { name: "AbortError" });
 }
 
-function startWorker(worker: InPageEngineOptions["worker"]): WorkerLike {
-  if (typeof worker !== "string" && !(worker instanceof URL)) return worker;
+function startWorkers(worker: InPageEngineOptions["worker"], count = 1): WorkerLike[] {
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`workers: ${count} is not a whole number >= 1`);
+  if (Array.isArray(worker)) {
+    if (worker.length === 0) throw new RangeError("worker: an empty list of workers");
+    return [...worker];
+  }
+  if (typeof worker !== "string" && !(worker instanceof URL)) {
+    if (count > 1)
+      throw new RangeError(`workers: ${count} copies need the worker's URL (or a list), not one worker`);
+    return [worker as WorkerLike];
+  }
   if (typeof Worker === "undefined") throw new Error("the in-page engine needs Web Workers (none here)");
-  return new Worker(worker, { type: "module", name: "rtool-in-page" }) as unknown as WorkerLike;
+  return Array.from(
+    { length: count },
+    (_, i) => new Worker(worker, { type: "module", name: `rtool-in-page-${i + 1}` }) as unknown as WorkerLike,
+  );
+}
+
+/** WASM threads per copy when the page did not say: the cores shared out, at least one each. */
+function threadsPerCopy(copies: number): number | undefined {
+  if (copies === 1) return undefined;
+  const cores = typeof navigator === "undefined" ? copies : (navigator.hardwareConcurrency ?? copies);
+  return Math.max(1, Math.floor(cores / copies));
 }
 
 /**
@@ -68,56 +100,78 @@ function startWorker(worker: InPageEngineOptions["worker"]): WorkerLike {
  * ```
  */
 export function inPageEngine(options: InPageEngineOptions): InPageEngine {
-  const { worker: given, stream = true, ...model } = options;
-  const worker = startWorker(given);
-  const pending = new Map<number, Pending>();
+  const { worker: given, workers: count, stream = true, ...model } = options;
+  const workers = startWorkers(given, count);
+  const load = { ...model, numThreads: model.numThreads ?? threadsPerCopy(workers.length) };
+  const pending = new Map<number, Pending & { copy: number }>();
+  const inFlight = workers.map(() => 0);
   let nextId = 1;
-  let settle!: { resolve(t: InPageLoadTimings): void; reject(e: Error): void };
-  const ready = new Promise<InPageLoadTimings>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  ready.catch(() => undefined);
   let threads: InPageThreads | null = null;
 
-  worker.addEventListener("message", ({ data }) => {
-    if (data.type === "loaded") {
-      threads = data.threads;
-      return settle.resolve(data.timings);
-    }
-    if (data.type === "load-failed") return settle.reject(new Error(`in-page model: ${data.message}`));
-    const call = pending.get(data.id);
-    if (!call) return;
-    if (data.type === "head") return call.onHead?.({ head: data.head, text: data.text, done: true });
-    pending.delete(data.id);
-    if (data.type === "reply") return call.resolve(data.reply);
-    if (data.kind === "cancelled") return call.reject(abortError());
-    call.reject(
-      data.kind === "rejected"
-        ? new RequestRejectedError(
-            `in-page model refused the request: ${data.message}`,
-            422,
-            "invalid_request",
-            data.field ?? null,
-          )
-        : new ServerUnavailableError(`in-page model failed: ${data.message}`, null),
-    );
-  });
-  worker.postMessage({ type: "load", options: model });
+  const loads = workers.map(
+    (worker, copy) =>
+      new Promise<InPageLoadTimings>((resolve, reject) => {
+        worker.addEventListener("message", ({ data }) => {
+          if (data.type === "loaded") {
+            if (copy === 0) threads = data.threads;
+            return resolve(data.timings);
+          }
+          if (data.type === "load-failed") return reject(new Error(`in-page model: ${data.message}`));
+          const call = pending.get(data.id);
+          if (!call) return;
+          if (data.type === "head") return call.onHead?.({ head: data.head, text: data.text, done: true });
+          finish(data.id);
+          if (data.type === "reply") return call.resolve(data.reply);
+          if (data.kind === "cancelled") return call.reject(abortError());
+          call.reject(
+            data.kind === "rejected"
+              ? new RequestRejectedError(
+                  `in-page model refused the request: ${data.message}`,
+                  422,
+                  "invalid_request",
+                  data.field ?? null,
+                )
+              : new ServerUnavailableError(`in-page model failed: ${data.message}`, null),
+          );
+        });
+        worker.postMessage({ type: "load", options: load });
+      }),
+  );
+  // ready when every copy is: the slowest copy's times are the engine's
+  const ready = Promise.all(loads).then((all) => all.reduce((a, b) => (b.totalMs > a.totalMs ? b : a)));
+  ready.catch(() => undefined);
+
+  function finish(id: number): Pending | undefined {
+    const call = pending.get(id);
+    if (!call) return undefined;
+    pending.delete(id);
+    inFlight[call.copy]! -= 1;
+    return call;
+  }
+
+  /** The copy with the fewest calls in flight (the first of equals, so one agent stays put). */
+  function leastBusy(): number {
+    let best = 0;
+    for (let i = 1; i < inFlight.length; i++) if (inFlight[i]! < inFlight[best]!) best = i;
+    return best;
+  }
 
   const transport: Transport = {
     send(request: TransportRequest, sendOptions: SendOptions = {}): Promise<CallReply> {
       const { signal, onHead } = sendOptions;
       if (signal?.aborted) return Promise.reject(abortError());
       const id = nextId++;
+      const copy = leastBusy();
       return new Promise<CallReply>((resolve, reject) => {
-        pending.set(id, { resolve, reject, onHead });
+        pending.set(id, { resolve, reject, onHead, copy });
+        inFlight[copy]! += 1;
         // latest wins: an aborted request leaves the worker's queue instead of being decoded late
         signal?.addEventListener("abort", () => {
-          if (!pending.delete(id)) return;
-          worker.postMessage({ type: "cancel", id });
+          if (!finish(id)) return;
+          workers[copy]!.postMessage({ type: "cancel", id });
           reject(abortError());
         });
-        worker.postMessage({ type: "call", id, request, stream });
+        workers[copy]!.postMessage({ type: "call", id, request, stream });
       });
     },
   };
@@ -126,14 +180,16 @@ export function inPageEngine(options: InPageEngineOptions): InPageEngine {
     kind: "in-page",
     transport,
     ready,
+    workers: workers.length,
     get threads() {
       return threads;
     },
     terminate() {
-      worker.terminate?.();
+      for (const worker of workers) worker.terminate?.();
       for (const call of pending.values())
         call.reject(new ServerUnavailableError("the in-page worker stopped", null));
       pending.clear();
+      inFlight.fill(0);
     },
   };
 }

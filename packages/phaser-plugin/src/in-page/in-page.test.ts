@@ -226,6 +226,45 @@ describe("in-page engine", () => {
     expect(callers()).toBe(1);
   });
 
+  test("workers: calls go to the copy with the fewest in flight; a cancel reaches its copy", async () => {
+    const copies = [scriptedCore({ delayMs: 30 }), scriptedCore({ delayMs: 30 })];
+    const ports = copies.map(({ core }) => {
+      const channel = new MessageChannel();
+      channels.push(channel);
+      serveInPageWorker(channel.port2 as unknown as WorkerScope, core);
+      channel.port2.start();
+      return channel.port1;
+    });
+    const engine = inPageEngine({ worker: ports as unknown as WorkerLike[], modelUrl: "/m/", stream: false });
+    for (const port of ports) port.start();
+    expect(engine.workers).toBe(2);
+    expect(await engine.ready).toMatchObject({ totalMs: 6 });
+    const controller = new AbortController();
+    const sent = [
+      engine.transport.send({ format: "v2", query: "a up", tools }),
+      engine.transport.send({ format: "v2", query: "b down", tools }),
+      engine.transport.send({ format: "v2", query: "c up", tools }),
+      engine.transport.send({ format: "v2", query: "d down", tools }, { signal: controller.signal }),
+    ];
+    controller.abort();
+    await expect(sent[3]!).rejects.toMatchObject({ name: "AbortError" });
+    await Promise.all(sent.slice(0, 3));
+    expect(copies.map((c) => c.decoded)).toEqual([["a up", "c up"], ["b down"]]);
+    // with the second copy free again, the next call goes to the first (the first of equals)
+    await engine.transport.send({ format: "v2", query: "e up", tools });
+    expect(copies[0]!.decoded.at(-1)).toBe("e up");
+    engine.terminate();
+  });
+
+  test("workers: a count that is not a whole number, or copies of one given worker, is refused", () => {
+    const { port1 } = new MessageChannel();
+    const one = port1 as unknown as WorkerLike;
+    expect(() => inPageEngine({ worker: one, workers: 2, modelUrl: "/m/" })).toThrow(RangeError);
+    expect(() => inPageEngine({ worker: one, workers: 0, modelUrl: "/m/" })).toThrow("workers: 0");
+    expect(() => inPageEngine({ worker: [], modelUrl: "/m/" })).toThrow("empty list");
+    port1.close();
+  });
+
   test("a wrong request is refused; a model that cannot load makes calls unavailable", async () => {
     const { transport } = connect(scriptedCore().core);
     const refused = transport.send({ format: "v2", query: "bad", tools });
