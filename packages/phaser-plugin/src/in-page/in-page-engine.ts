@@ -59,6 +59,9 @@ interface Pending {
   onHead?: SendOptions["onHead"];
 }
 
+/** Requests whose copy {@link inPageEngine} remembers (as many as a worker's default answer cache). */
+const REMEMBERED_REQUESTS = 256;
+
 function abortError(): Error {
   return Object.assign(new Error("the request was aborted"), { name: "AbortError" });
 }
@@ -149,11 +152,26 @@ export function inPageEngine(options: InPageEngineOptions): InPageEngine {
     return call;
   }
 
-  /** The copy with the fewest calls in flight (the first of equals, so one agent stays put). */
-  function leastBusy(): number {
-    let best = 0;
-    for (let i = 1; i < inFlight.length; i++) if (inFlight[i]! < inFlight[best]!) best = i;
-    return best;
+  // which copy last decoded each request: a request repeated exactly (an agent whose world did
+  // not change) goes back there, where the copy's answer cache holds its answer
+  const servedBy = new Map<string, number>();
+
+  /**
+   * The copy that decoded this exact request last, else the one with the fewest calls in
+   * flight (the first of equals).
+   */
+  function copyFor(request: TransportRequest): number {
+    if (workers.length === 1) return 0;
+    const key = JSON.stringify(request);
+    let copy = servedBy.get(key);
+    if (copy === undefined) {
+      copy = 0;
+      for (let i = 1; i < inFlight.length; i++) if (inFlight[i]! < inFlight[copy]!) copy = i;
+    }
+    servedBy.delete(key);
+    servedBy.set(key, copy);
+    if (servedBy.size > REMEMBERED_REQUESTS) servedBy.delete(servedBy.keys().next().value as string);
+    return copy;
   }
 
   const transport: Transport = {
@@ -161,7 +179,7 @@ export function inPageEngine(options: InPageEngineOptions): InPageEngine {
       const { signal, onHead } = sendOptions;
       if (signal?.aborted) return Promise.reject(abortError());
       const id = nextId++;
-      const copy = leastBusy();
+      const copy = copyFor(request);
       return new Promise<CallReply>((resolve, reject) => {
         pending.set(id, { resolve, reject, onHead, copy });
         inFlight[copy]! += 1;

@@ -226,7 +226,7 @@ describe("in-page engine", () => {
     expect(callers()).toBe(1);
   });
 
-  test("workers: calls go to the copy with the fewest in flight; a cancel reaches its copy", async () => {
+  test("workers: a call goes to the copy that decoded it last, else the least busy; a cancel reaches its copy", async () => {
     const copies = [scriptedCore({ delayMs: 30 }), scriptedCore({ delayMs: 30 })];
     const ports = copies.map(({ core }) => {
       const channel = new MessageChannel();
@@ -253,6 +253,14 @@ describe("in-page engine", () => {
     // with the second copy free again, the next call goes to the first (the first of equals)
     await engine.transport.send({ format: "v2", query: "e up", tools });
     expect(copies[0]!.decoded.at(-1)).toBe("e up");
+    // a request repeated exactly goes back to the copy that decoded it (its answer cache), busy or not
+    const busy = engine.transport.send({ format: "v2", query: "f up", tools });
+    await engine.transport.send({ format: "v2", query: "b down", tools });
+    await busy;
+    expect(copies.map((c) => c.decoded)).toEqual([
+      ["a up", "c up", "e up", "f up"],
+      ["b down", "b down"],
+    ]);
     engine.terminate();
   });
 
