@@ -50,30 +50,33 @@ describe("scenarios", () => {
     for (const g of train) for (const ex of g.items) expect(refs.has(ex.query.toLowerCase())).toBe(false);
   });
 
-  test("the hand-written fresh phrasings name real tools, parameters and enum values, and are never generated", () => {
-    const dir = join(import.meta.dir, "fresh-phrasings");
-    const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
-    expect(files.length).toBe(scenarios.length);
-    const request = (ex: { query: string; environment?: string[] }) =>
-      `${ex.query.toLowerCase()}\n${(ex.environment ?? []).join("\n")}`;
-    const generated = new Set(train.flatMap((g) => g.items.map(request)));
-    for (const file of files) {
-      const scenario = scenarios.find((s) => s.id === file.replace(/\.json$/, ""));
-      expect(scenario).toBeDefined();
-      const { examples } = JSON.parse(readFileSync(join(dir, file), "utf8"));
-      expect(examples.length).toBeGreaterThanOrEqual(8);
-      for (const ex of examples) {
-        expect(generated.has(request(ex))).toBe(false);
-        const tool = scenario!.tools.find((t) => t.function.name === ex.expected.function);
-        expect(tool).toBeDefined();
-        for (const [key, value] of Object.entries(ex.expected.args)) {
-          const schema = tool!.function.parameters.properties[key];
-          expect(schema).toBeDefined();
-          if (schema!.enum) expect(schema!.enum).toContain(value as string);
+  test.each(["fresh-phrasings", "fresh-phrasings-2"])(
+    "the hand-written %s name real tools, parameters and enum values, and are never generated",
+    (folder) => {
+      const dir = join(import.meta.dir, folder);
+      const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+      expect(files.length).toBe(scenarios.length);
+      const request = (ex: { query: string; environment?: string[] }) =>
+        `${ex.query.toLowerCase()}\n${(ex.environment ?? []).join("\n")}`;
+      const generated = new Set(train.flatMap((g) => g.items.map(request)));
+      for (const file of files) {
+        const scenario = scenarios.find((s) => s.id === file.replace(/\.json$/, ""));
+        expect(scenario).toBeDefined();
+        const { examples } = JSON.parse(readFileSync(join(dir, file), "utf8"));
+        expect(examples.length).toBeGreaterThanOrEqual(8);
+        for (const ex of examples) {
+          expect(generated.has(request(ex))).toBe(false);
+          const tool = scenario!.tools.find((t) => t.function.name === ex.expected.function);
+          expect(tool).toBeDefined();
+          for (const [key, value] of Object.entries(ex.expected.args)) {
+            const schema = tool!.function.parameters.properties[key];
+            expect(schema).toBeDefined();
+            if (schema!.enum) expect(schema!.enum).toContain(value as string);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   test("the same seed gives the same corpus", () => {
     const again = generateGroups(scenarios, { split: "train", ...small });

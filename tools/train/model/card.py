@@ -55,6 +55,11 @@ def ts_section(ts_eval: dict | None) -> str:
             "does not produce)",
             "fresh",
         ),
+        (
+            "Fresh phrasings 2 (`tools/train/fresh-phrasings-2/`: hand-written apart from the generator, "
+            "by a writer who never read it)",
+            "fresh2",
+        ),
     ]
     parts = [
         format_ts_table(title, ts_eval[key])
