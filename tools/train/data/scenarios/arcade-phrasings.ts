@@ -21,6 +21,19 @@ export const SHIP_MOVE_EN_MORE: readonly string[] = [
   "get out of there, {d}",
   "glide {d}",
   "shift {d} a bit",
+  "incoming! move {d}",
+  "shouldn't you go {d}?",
+  "maybe go {d}",
+  "{d} NOW",
+  "move {d} quick quick",
+  "dodge {d} pls",
+  "{d}, go go",
+  "get {d} before it hits you",
+  "mvoe {d}",
+  "ok so like, move {d} a little, yeah",
+  "just {d}",
+  "evade {d}",
+  "hop {d}",
 ];
 
 /** Neon Arena ship, explicit move order in direction `{d}` (Chinese). */
@@ -41,6 +54,17 @@ export const SHIP_MOVE_ZH_MORE: readonly string[] = [
   "{d}跑两步",
   "{d}漂一下",
   "飞船{d}开",
+  "子弹来了，{d}躲",
+  "{d}走啊",
+  "快点{d}跑",
+  "{d}移呗",
+  "{d}挪一下可以吗",
+  "咋不{d}躲？",
+  "{d}闪！",
+  "飞船{d}躲一下",
+  "{d}撤一点",
+  "嗯…{d}移吧",
+  "让飞船{d}挪",
 ];
 
 /** Neon Arena ship, explicit fire order in direction `{d}` (English). */
@@ -60,6 +84,19 @@ export const SHIP_FIRE_EN_MORE: readonly string[] = [
   "zap {d}",
   "let one fly {d}",
   "shots {d}!",
+  "enemy's {d}, shoot",
+  "shouldn't you shoot {d}?",
+  "maybe fire {d}",
+  "FIRE {d} NOW",
+  "shoot {d} quick",
+  "shoot {d} pls",
+  "{d}, fire!",
+  "he's lined up, blast {d}",
+  "fier {d}",
+  "ok so uh shoot {d}, he's right there",
+  "hit him {d}",
+  "pop a shot {d}",
+  "one shot {d}",
 ];
 
 /** Neon Arena ship, explicit fire order in direction `{d}` (Chinese). */
@@ -80,6 +117,18 @@ export const SHIP_FIRE_ZH_MORE: readonly string[] = [
   "我觉得该{d}开火",
   "{d}biu一发",
   "{d}狂轰",
+  "敌人在{d}，打",
+  "{d}打啊",
+  "{d}开一枪呗",
+  "快点{d}射",
+  "{d}开火可以吗",
+  "咋不{d}打",
+  "{d}，开火！",
+  "对齐了，{d}开炮",
+  "{d}射他",
+  "{d}怼他",
+  "嗯…{d}打一发吧",
+  "快，{d}射击",
 ];
 
 /** Neon Arena ship, generic "take your turn" order; names no direction and no action. */
@@ -98,6 +147,20 @@ export const SHIP_TURN_EN_MORE: readonly string[] = [
   "Keep fighting.",
   "Do something!",
   "ok ship, your go",
+  "your move, captain",
+  "well? go",
+  "go go go",
+  "hurry up",
+  "whatcha got?",
+  "ur turn",
+  "don't just sit there",
+  "ok, do it",
+  "the player's still alive, act",
+  "show me what you got",
+  "hmm, your pick",
+  "come on, do something already, we don't have all day",
+  "turn's yours",
+  "ready? go",
 ];
 
 /** Neon Arena ship, generic "take your turn" order; names no direction and no action (Chinese). */
@@ -117,6 +180,18 @@ export const SHIP_TURN_ZH_MORE: readonly string[] = [
   "揍他",
   "搞定那个玩家",
   "你的回合了，请行动",
+  "到你了",
+  "快点呗",
+  "你咋还不动",
+  "赶紧的",
+  "上吧",
+  "你看着办",
+  "弄他",
+  "发呆干嘛，快点",
+  "该你出手了吧",
+  "轮到你啦",
+  "你决定吧",
+  "嗯…你来",
 ];
 
 /** Pong, explicit "stay" order; `{d}` is "still", "put" or "where you are" (English). */
@@ -135,6 +210,17 @@ export const PONG_STAY_EN_MORE: readonly string[] = [
   "sit {d}",
   "stay {d}, it's coming to you",
   "paddle, stay {d}",
+  "ball's lined up, stay {d}",
+  "shouldn't you stay {d}?",
+  "maybe just stay {d}",
+  "dude, STAY {d}",
+  "stay {d} pls",
+  "stya {d}",
+  "ok so just, like, stay {d} for a sec, yeah",
+  "paddle stays {d}",
+  "you're good, stay {d}",
+  "stay {d} and wait for it",
+  "just keep it {d}",
 ];
 
 /** Pong, explicit "stay" order; `{d}` is 不动 or 原地 (Chinese). */
@@ -154,6 +240,17 @@ export const PONG_STAY_ZH_MORE: readonly string[] = [
   "{d}稳住",
   "{d}等着接",
   "你就{d}",
+  "球对准了，{d}",
+  "就{d}呗",
+  "先{d}吧",
+  "板子{d}",
+  "{d}待命",
+  "{d}等它过来",
+  "要不{d}？",
+  "别瞎跑，{d}",
+  "嗯…{d}",
+  "{d}守好",
+  "挡板保持{d}",
 ];
 
 /** Pong, explicit move order; `{d}` is up/upward/higher or down/downward/lower (English). */
@@ -172,6 +269,19 @@ export const PONG_MOVE_EN_MORE: readonly string[] = [
   "take it {d}",
   "{d}, quick!",
   "paddle goes {d}",
+  "ball's going {d}, follow it",
+  "shouldn't you go {d}?",
+  "maybe go {d}",
+  "{d} NOW",
+  "go {d} quick quick",
+  "move {d} pls",
+  "paddel {d}",
+  "{d} a little, come on",
+  "ok so move the paddle, uh, {d}, yeah",
+  "go {d} more",
+  "paddle {d}, hurry",
+  "just {d}",
+  "get it {d}",
 ];
 
 /** Pong, explicit move order; `{d}` is 上/向上 or 下/向下 (Chinese). */
@@ -191,6 +301,17 @@ export const PONG_MOVE_ZH_MORE: readonly string[] = [
   "挡板{d}动",
   "{d}去堵球",
   "我觉得该{d}挪",
+  "{d}挪呗",
+  "{d}走一点",
+  "快点{d}",
+  "{d}动一下可以吗",
+  "咋不{d}挪？",
+  "挡板{d}跑",
+  "嗯…{d}一点吧",
+  "赶紧{d}挪啊",
+  "板子{d}挪挪",
+  "{d}，快！",
+  "{d}追",
 ];
 
 /** Pong, generic "play the ball" order; names no direction (English). */
@@ -211,6 +332,19 @@ export const PONG_TURN_EN_MORE: readonly string[] = [
   "Keep the rally going.",
   "Get in front of the ball.",
   "where's the ball? get there",
+  "don't let it in",
+  "get it!",
+  "ur turn",
+  "stop it",
+  "you got this",
+  "go for it",
+  "keep it alive",
+  "ball's coming, be ready",
+  "hurry, the ball",
+  "ok so uh, just, you know, hit the ball",
+  "dont miss it",
+  "play the ball",
+  "defend the goal",
 ];
 
 /** Pong, generic "play the ball" order; names no direction (Chinese). */
@@ -230,6 +364,17 @@ export const PONG_TURN_ZH_MORE: readonly string[] = [
   "回球",
   "看球走位",
   "你来接",
+  "接一下",
+  "球来了",
+  "别漏了啊",
+  "快接",
+  "该你接球了",
+  "守门",
+  "把它挡回去",
+  "盯住球",
+  "稳住接球",
+  "你来挡",
+  "嗯…接球吧",
 ];
 
 /** Flappy Bird, make the bird flap (English). */
@@ -246,6 +391,19 @@ export const FLAPPY_FLAP_EN_MORE: readonly string[] = [
   "press the button",
   "hop up",
   "make it jump",
+  "pipe coming, flap",
+  "you're falling, jump",
+  "shouldn't you flap?",
+  "maybe flap",
+  "FLAP NOW",
+  "flap flap",
+  "tap pls",
+  "jmup",
+  "ok so like, tap once, yeah",
+  "up!",
+  "fly",
+  "lift off",
+  "give it a tap",
 ];
 
 /** Flappy Bird, make the bird flap (Chinese). */
@@ -264,6 +422,18 @@ export const FLAPPY_FLAP_ZH_MORE: readonly string[] = [
   "快跳",
   "冲上去",
   "起飞",
+  "要撞了，快跳",
+  "掉下去了，点一下",
+  "跳啊",
+  "跳一下呗",
+  "飞一下",
+  "点它",
+  "快点跳",
+  "扑一下",
+  "往上蹦一下",
+  "按一下屏幕可以吗",
+  "嗯…跳吧",
+  "上去",
 ];
 
 /** Flappy Bird, do nothing and let the bird drop (English). */
@@ -282,6 +452,19 @@ export const FLAPPY_WAIT_EN_MORE: readonly string[] = [
   "not now",
   "let the bird sink",
   "hang on",
+  "too high, let it fall",
+  "wait wait",
+  "don't jump",
+  "no tap",
+  "shouldn't you wait?",
+  "maybe don't flap",
+  "chillll",
+  "leave it be",
+  "dont flap yet",
+  "ok so just, uh, don't touch it for now",
+  "let it coast",
+  "drop a bit",
+  "nope, wait",
 ];
 
 /** Flappy Bird, do nothing and let the bird drop (Chinese). */
@@ -300,4 +483,16 @@ export const FLAPPY_WAIT_ZH_MORE: readonly string[] = [
   "手别动",
   "先让它沉一沉",
   "啥也别干",
+  "太高了，别跳",
+  "别按啊",
+  "等着",
+  "先别动它",
+  "让它落",
+  "不用点",
+  "先不跳",
+  "等会再跳",
+  "别急着跳",
+  "嗯…等一下吧",
+  "先放着",
+  "不跳",
 ];

@@ -18,6 +18,20 @@ export const PLACE_EN_MORE: readonly string[] = [
   "send it to the {obj} {speed}",
   "it goes in the {obj}, {speed}",
   "over to the {obj} with it, {speed}",
+  "bring the EOAT over to the {obj} {speed}",
+  "ok that one's done, put it in the {obj} {speed}",
+  "can you drop it in the {obj} {speed}?",
+  "maybe set it on the {obj} {speed}",
+  "{speed} over to the {obj} with that part",
+  "the {obj} is clear now, take the part there {speed}",
+  "stow it in the {obj} {speed}",
+  "plz put it on teh {obj} {speed}",
+  "part goes to the {obj} {speed}",
+  "alright so, um, if you could take that thing over to the {obj} {speed}, that'd be great",
+  "into the {obj} {speed}",
+  "drop the part off in the {obj} {speed}",
+  "would you move the part to the {obj} {speed}, please",
+  "{speed} carry the piece over to the {obj}",
 ];
 
 /** 把夹着的零件送到放置处 `{obj}`（move_to），`{speed}` 可能为空。 */
@@ -35,6 +49,19 @@ export const PLACE_ZH_MORE: readonly string[] = [
   "{speed}将工件移至{obj}",
   "拿去{obj}，{speed}",
   "{obj}那里，{speed}送过去",
+  "{speed}把它搁{obj}里吧",
+  "这个零件{speed}放{obj}去",
+  "{speed}送{obj}那儿呗",
+  "夹好了就{speed}放到{obj}",
+  "麻烦{speed}把工件放进{obj}",
+  "能{speed}把它放到{obj}吗",
+  "{speed}丢到{obj}里",
+  "把东西{speed}给我搬到{obj}",
+  "往{obj}放，{speed}",
+  "{obj}，{speed}放进去",
+  "那个……{speed}把它挪到{obj}上吧",
+  "{speed}卸到{obj}上",
+  "要不{speed}放{obj}里？",
 ];
 
 /** Move the tool to the part or place `{obj}` (move_to), at `{speed}` (may be empty). */
@@ -45,6 +72,19 @@ export const APPROACH_EN_MORE: readonly string[] = [
   "move the tip to the {obj} {speed}",
   "bring the gripper over to the {obj}, {speed}",
   "target the {obj}, {speed}",
+  "bring the EOAT over to the {obj}, {speed}",
+  "hover over the {obj} {speed}",
+  "get above the {obj} {speed}",
+  "can you move over to the {obj} {speed}?",
+  "{speed} jog over to the {obj}",
+  "next up is the {obj}, go there {speed}",
+  "the {obj} is next, move to it {speed}",
+  "let's go to teh {obj} {speed}",
+  "plz approach the {obj} {speed}",
+  "over to the {obj} {speed}",
+  "ok so, uh, head on over toward the {obj} {speed} if you can",
+  "to the {obj} {speed}",
+  "position the end effector above the {obj} {speed}",
 ];
 
 /** 把末端移动到零件或放置处 `{obj}`（move_to），`{speed}` 可能为空。 */
@@ -58,6 +98,19 @@ export const APPROACH_ZH_MORE: readonly string[] = [
   "{obj}那儿，{speed}过去",
   "定位到{obj}，{speed}",
   "{speed}前往{obj}所在位置",
+  "{speed}把末端挪到{obj}上方",
+  "{speed}过去{obj}那儿呗",
+  "先{speed}去{obj}",
+  "能{speed}移到{obj}那吗",
+  "{speed}到{obj}上面去",
+  "下一个是{obj}，{speed}过去",
+  "夹爪{speed}对准{obj}",
+  "{speed}把工具带到{obj}旁边",
+  "麻烦{speed}移动到{obj}",
+  "往{obj}那边走，{speed}",
+  "{speed}找{obj}去",
+  "那个……{speed}去一下{obj}吧",
+  "{obj}那边，{speed}",
 ];
 
 /** Move to coordinates `{x}` `{y}` `{z}` (unit `{mm}`, verb `{go}`, `{speed}` may be empty). */
@@ -70,6 +123,19 @@ export const XYZ_EN_MORE: readonly string[] = [
   "{go} pose x {x} y {y} z {z} {speed}",
   "new target: {x}, {y}, {z}{mm}, {speed}",
   "{go} x {x} y {y}, z {z}{mm} {speed}",
+  "{go} {x} {y} {z} {speed}, that's the drop point",
+  "can you {go} {x}, {y}, {z}{mm} {speed}?",
+  "{speed} {go} x{x} y{y} z{z}, then stop",
+  "x {x}, y {y}, z {z}{mm}: {go} there {speed}",
+  "{go} [{x}, {y}, {z}] {speed}",
+  "{go} {x},{y},{z} {speed}",
+  "next waypoint {x} {y} {z}{mm}, {speed}",
+  "ok so uh {go} x {x}, y {y}, and z is {z}{mm}, {speed}",
+  "pls {go} x{x} y{y} z{z}{mm} {speed}",
+  "{go} cooridnates {x} {y} {z} {speed}",
+  "set the target to x={x}, y={y}, z={z}{mm} {speed}",
+  "{speed} {go} x {x}{mm} y {y}{mm} z {z}{mm}",
+  "{go} point x {x} y {y} z {z} {speed} please",
 ];
 
 /** 移动到坐标 `{x}` `{y}` `{z}`（单位 `{mm}`，动词 `{go}`，`{speed}` 可能为空）。 */
@@ -84,6 +150,18 @@ export const XYZ_ZH_MORE: readonly string[] = [
   "{go}({x}，{y}，{z}){mm}，{speed}",
   "x是{x}，y是{y}，z是{z}，{speed}{go}这个点",
   "{go}点位{x}/{y}/{z}，{speed}",
+  "{speed}{go}{x}、{y}、{z}",
+  "能{speed}{go}({x}, {y}, {z})吗",
+  "目标x{x} y{y} z{z}，{speed}{go}那儿",
+  "{speed}{go}坐标[{x}, {y}, {z}]",
+  "下一个点：{x}，{y}，{z}{mm}，{speed}",
+  "{go}x={x} y={y} z={z}吧，{speed}",
+  "麻烦{speed}{go}({x}, {y}, {z}){mm}",
+  "{go}X{x}/Y{y}/Z{z}，{speed}",
+  "那个……{speed}{go}x是{x}、y是{y}、z是{z}的地方",
+  "{speed}{go}点({x},{y},{z})",
+  "坐标给你：{x}，{y}，{z}，{speed}{go}那",
+  "{go}{x} {y} {z}{mm}就行，{speed}",
 ];
 
 /** Grip, the force implied by a word `{w}` describing the part (light, heavy, ...). */
@@ -100,6 +178,19 @@ export const GRIP_PART_EN_MORE: readonly string[] = [
   "the part is {w}, grab it",
   "we've got a {w} part here, pick it up",
   "grip the part, it's a {w} one",
+  "careful, it's {w}, grab it",
+  "this one's {w}, so grip it accordingly",
+  "can you pick up the {w} part?",
+  "{w} part incoming, close the jaws on it",
+  "heads up, {w} piece, pick it up",
+  "shouldn't we grab that {w} part?",
+  "pick up teh {w} part",
+  "the {w} one, grab it now",
+  "ok so this part is kinda {w}, just pick it up",
+  "part's {w}. grip it",
+  "{w} workpiece, close the gripper",
+  "grab the {w} thing pls",
+  "got a {w} part on the table, pick it up please",
 ];
 
 /** 抓取，力度由描述零件的词 `{w}`（轻、易碎、很重的……）决定。 */
@@ -117,6 +208,18 @@ export const GRIP_PART_ZH_MORE: readonly string[] = [
   "把{w}零件抓住",
   "{w}零件来了，夹一下",
   "对这个{w}工件执行抓取",
+  "小心，{w}件，夹住",
+  "把那个{w}工件给我夹起来",
+  "{w}零件，夹一下呗",
+  "能把这个{w}零件夹住吗",
+  "这是{w}零件哈，抓稳",
+  "夹爪合上，夹那个{w}件",
+  "{w}工件到位了，抓吧",
+  "抓{w}零件",
+  "那个{w}零件，拿一下",
+  "是个{w}工件，赶紧夹",
+  "嗯…这个{w}零件夹起来吧",
+  "把{w}零件抓起来可以吗",
 ];
 
 /** Grip with the force a grip word `{w}` names (gentle, firm, ...). */
@@ -133,6 +236,18 @@ export const GRIP_WORD_EN_MORE: readonly string[] = [
   "close the jaws with {w} force",
   "{w} force on the gripper, grab it",
   "hold the part, {w} grip",
+  "{w} grip, go",
+  "grab it, {w} grip, now",
+  "can you close on it with a {w} grip?",
+  "{w} squeeze on the jaws please",
+  "jaws closed, {w} grip",
+  "close the EOAT, {w} force",
+  "pick it up, keep the grip {w}",
+  "a {w} grip should do it, grab it",
+  "grib it with {w} force",
+  "ok so grab that, uh, with a {w} grip i guess",
+  "maybe try a {w} grip",
+  "{w} grip on the jaws, pick it up",
 ];
 
 /** 以力度词 `{w}`（轻轻、用力……）所说的力度夹住。 */
@@ -149,6 +264,18 @@ export const GRIP_WORD_ZH_MORE: readonly string[] = [
   "拿起来，{w}",
   "夹的时候{w}",
   "{w}把零件抓稳",
+  "{w}抓一把",
+  "把爪子合上，{w}",
+  "{w}给它夹住",
+  "能{w}夹住吗",
+  "抓的时候记得{w}",
+  "{w}夹紧它吧",
+  "{w}拿起来",
+  "夹爪{w}合上",
+  "快，{w}夹住",
+  "这个要{w}夹",
+  "嗯…{w}抓起来就行",
+  "{w}把它给我夹牢",
 ];
 
 /** Grip with a force of `{f}` in unit `{u}`. */
@@ -165,6 +292,18 @@ export const GRIP_FORCE_EN_MORE: readonly string[] = [
   "hold it at {f}{u}",
   "close the jaws to {f}{u}",
   "pick it up, {f}{u} of grip force",
+  "{f}{u}, grab it",
+  "can you grip at {f}{u}?",
+  "jaws to {f}{u} and grab",
+  "force {f}{u}, close the EOAT",
+  "grab it at {f}{u}, no more",
+  "{f}{u} should hold it, grip",
+  "clamp {f}{u}",
+  "gripp at {f}{u}",
+  "ok so let's grip it with like {f}{u} of force",
+  "maybe {f}{u} on the gripper?",
+  "squeeze it to {f}{u}",
+  "set the jaws to {f}{u} and pick it up",
 ];
 
 /** 以 `{f}`（单位 `{u}`）的力夹住。 */
@@ -181,6 +320,18 @@ export const GRIP_FORCE_ZH_MORE: readonly string[] = [
   "合上夹爪，{f}{u}",
   "按{f}{u}夹住",
   "夹住，{f}{u}就行",
+  "{f}{u}夹一下",
+  "用{f}{u}的力把它夹起来",
+  "夹持力给{f}{u}",
+  "能用{f}{u}夹住吗",
+  "{f}{u}就够了，夹吧",
+  "夹爪{f}{u}合上",
+  "力度{f}{u}，抓",
+  "给我用{f}{u}抓牢",
+  "按{f}{u}的力夹",
+  "抓取，力{f}{u}",
+  "嗯…{f}{u}夹住它吧",
+  "设个{f}{u}的夹持力然后抓",
 ];
 
 /** Open the gripper and let go of the part (release). */
@@ -197,6 +348,20 @@ export const RELEASE_EN_MORE: readonly string[] = [
   "let the part go",
   "disengage the gripper",
   "open the end effector",
+  "drop it, we're done",
+  "ok let go of it",
+  "jaws open",
+  "can you release the part?",
+  "release NOW",
+  "let go, it's in place",
+  "ungrip",
+  "open gripper pls",
+  "relase",
+  "part's placed, open up",
+  "ok so, uh, you can go ahead and let that go now",
+  "drop",
+  "open the EOAT",
+  "maybe let go?",
 ];
 
 /** 张开夹爪、放开零件（release）。 */
@@ -214,6 +379,18 @@ export const RELEASE_ZH_MORE: readonly string[] = [
   "松夹",
   "把它丢下",
   "放开夹着的东西",
+  "松开吧",
+  "放了吧",
+  "放好了，松开",
+  "把爪子张开",
+  "能松开吗",
+  "松一下夹爪",
+  "快松手",
+  "把它放了呗",
+  "到位了，松夹爪",
+  "嗯…可以放了",
+  "爪子打开",
+  "给我松开",
 ];
 
 /** Rotate the tool about axis `{a}` by `{n}` in unit `{d}`. */
@@ -230,6 +407,18 @@ export const ROTATE_EN_MORE: readonly string[] = [
   "{n}{d} around {a}",
   "adjust {a} by {n}{d}",
   "spin the wrist on {a}, {n}{d}",
+  "{a}, {n}{d}, go",
+  "can you rotate {n}{d} about {a}?",
+  "{n}{d} on {a} please",
+  "twist {n}{d} about {a}",
+  "rotate teh wrist {n}{d} around {a}",
+  "angle's off, turn {n}{d} about {a}",
+  "wrist {a} {n}{d}",
+  "rotate about {a}: {n}{d}",
+  "so um, rotate the tool about {a} by, uh, {n}{d}",
+  "maybe {n}{d} around {a}?",
+  "spin {a} {n}{d}",
+  "{n}{d} {a} rotation please",
 ];
 
 /** 绕轴 `{a}` 旋转 `{n}`（单位 `{d}`）。 */
@@ -247,6 +436,17 @@ export const ROTATE_ZH_MORE: readonly string[] = [
   "{a}转动{n}{d}",
   "末端姿态绕{a}调整{n}{d}",
   "在{a}上转{n}{d}",
+  "{a}转个{n}{d}",
+  "绕{a}拧{n}{d}",
+  "能绕{a}转{n}{d}吗",
+  "角度不对，绕{a}转{n}{d}",
+  "把夹爪绕{a}旋{n}{d}",
+  "{a}给我转{n}{d}",
+  "绕着{a}转{n}{d}吧",
+  "手腕沿{a}拧{n}{d}",
+  "嗯…{a}转{n}{d}就行",
+  "{a}调整{n}{d}",
+  "末端{a}转{n}{d}",
 ];
 
 /** Return the arm to its home position (home). */
@@ -263,6 +463,19 @@ export const HOME_EN_MORE: readonly string[] = [
   "run the homing routine",
   "back to home, we're done here",
   "retract to home",
+  "park it",
+  "home",
+  "all done, go home",
+  "can you home the arm?",
+  "go back to home pose please",
+  "home it",
+  "return to home pos",
+  "go hom",
+  "back home now",
+  "ok we're finished, um, just send it back home",
+  "reset position",
+  "back to zero",
+  "home, quick",
 ];
 
 /** 机械臂回到初始（原点）位置（home）。 */
@@ -280,4 +493,16 @@ export const HOME_ZH_MORE: readonly string[] = [
   "回到起始位置",
   "执行回零",
   "收回到原位",
+  "回家吧",
+  "归位吧",
+  "收工，回原点",
+  "能回原点吗",
+  "回原位呗",
+  "赶紧复位",
+  "把臂收回去",
+  "回零点",
+  "完事了，回home",
+  "停靠到原点",
+  "嗯…回初始位置吧",
+  "机械臂回家",
 ];
