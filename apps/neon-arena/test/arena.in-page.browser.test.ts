@@ -118,3 +118,32 @@ describe.skipIf(!hasChromium)("rt-tiny in a page that is not cross-origin isolat
     }
   }, 400_000);
 });
+
+describe.skipIf(!hasChromium)("two copies of rt-tiny in the page (?workers=2)", () => {
+  test("each copy loads in a worker of its own, on its share of the cores, and the ships fly", async () => {
+    const app = await startArenaApp({ port: 0 });
+    const page = await openArena(`${app.url}?engine=in-page&workers=2`);
+    try {
+      const inPage = await inPageLoad(page.page);
+      const cores = await page.page.evaluate(() => navigator.hardwareConcurrency);
+      console.log(
+        `in-page, two copies: ${JSON.stringify(inPage.threads)} each, load ${inPage.timings?.totalMs} ms`,
+      );
+      expect(inPage.error).toBeNull();
+      expect(inPage.workers).toBe(2);
+      expect(inPage.threads?.numThreads).toBe(Math.max(1, Math.floor(cores / 2)));
+      expect(page.page.workers().filter((w) => w.url().endsWith("/in-page-worker.js"))).toHaveLength(2);
+      await page.waitForState("s.calls.some((c) => c.agent.startsWith('enemy-'))", 120_000);
+      const start = await page.state();
+      await page.page.waitForTimeout(4000);
+      const end = await page.state();
+      expect(total(end.game!.modelMoves) + total(end.game!.modelShots)).toBeGreaterThan(
+        total(start.game!.modelMoves) + total(start.game!.modelShots),
+      );
+      expect(page.errors).toEqual([]);
+    } finally {
+      await page.close();
+      await app.stop();
+    }
+  }, 400_000);
+});

@@ -18,8 +18,10 @@ import {
 export interface InPageStatus {
   /** Load times once loaded, null before. */
   timings: InPageLoadTimings | null;
-  /** The worker's WASM threads once loaded, null before. */
+  /** The worker's WASM threads once loaded, null before (each copy's, when there are several). */
   threads: InPageThreads | null;
+  /** Copies of the model, each in its own worker (`?workers=N`). */
+  workers: number;
   /** Whether this page is cross-origin isolated (needed for more than one thread). */
   crossOriginIsolated: boolean;
   /** Why the model could not load, null otherwise. */
@@ -28,7 +30,7 @@ export interface InPageStatus {
 
 /** Starts the worker and the model load; `status` is updated as the load ends. */
 export function startInPage(params: URLSearchParams): { engine: InPageEngine; status: InPageStatus } {
-  const status: InPageStatus = { timings: null, threads: null, crossOriginIsolated, error: null };
+  const status: InPageStatus = { timings: null, threads: null, workers: 1, crossOriginIsolated, error: null };
   const count = (name: string) => {
     const value = Number(params.get(name));
     return Number.isInteger(value) && value > 0 ? value : undefined;
@@ -42,6 +44,7 @@ export function startInPage(params: URLSearchParams): { engine: InPageEngine; st
     lanes: count("lanes"),
     answerCache: params.has("answers") ? Math.max(0, Number(params.get("answers")) || 0) : undefined,
   });
+  status.workers = engine.workers;
   engine.ready.then(
     (timings) => {
       status.timings = timings;
