@@ -42,6 +42,14 @@ def episodes_table(reports: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def soup_row(summary: dict) -> str:
+    """The table row naming a soup's ingredients (`soup.py`); empty for the weights of one run."""
+    if not summary.get("soup"):
+        return ""
+    parts = ", ".join(f"{x['from']} × {x['weight']}" for x in summary["soup"])
+    return f"| weights | mean of {parts} (`tools/train/soup.py`); the rows above are the last run's |\n"
+
+
 def ts_section(ts_eval: dict | None) -> str:
     if not ts_eval:
         return ""
@@ -184,7 +192,7 @@ its query and itself; loss only on head value tokens and their stop markers.
 | training time | {minutes:.1f} min |
 | final training loss (per head token) | {summary['final_loss']:.4f} |
 | seed | {args['seed']} |
-
+{soup_row(summary)}
 {reproduce}
 
 ## Held-out accuracy (Python evaluation)
