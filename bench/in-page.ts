@@ -101,7 +101,8 @@ try {
   const report = {
     date: new Date().toISOString(),
     browser: `chromium headless (--disable-gpu), onnxruntime-web 1.30.0 WASM, ${cached.threads?.numThreads ?? "?"} thread(s) per worker, ${WORKERS ?? 1} Web Worker(s)`,
-    // copies of the model, each in its own worker; calls go to the least busy
+    // copies of the model, each in its own worker; a call goes to the copy that decoded the same
+    // request last, else to the least busy
     workers: WORKERS ? Number(WORKERS) : 1,
     page_query: query,
     // calls the worker decodes at once, their forward passes merged

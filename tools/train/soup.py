@@ -8,7 +8,7 @@ and 21); the weighted mean of the shipped weights and a later phase keeps most o
 training cost. Only models fine-tuned from one another average well; the shapes must match.
 
 Usage: /usr/bin/python3 tools/train/soup.py --out tools/train/out/soup-run \\
-         packages/model-rt-tiny/model:0.7 tools/train/out/rt22-run:0.3
+         packages/model-rt-tiny/model:0.5 tools/train/out/rt23-run:0.5
 
 Each ingredient is a run folder (`ckpt.pt`) or a model directory (`model.safetensors`), with its
 weight after the last colon; the weights are scaled to sum to 1. The soup's `summary.json` is the
