@@ -40,6 +40,22 @@ async function decodeTurn(
   return result.heads.map((h) => h.text.replace(/<\/\w+>$/, ""));
 }
 
+/** The `arg1` text a fake model decodes for `turn`, its logits raised by `bias` (token text -> logit). */
+async function decodeArg(
+  words: ListVocab,
+  bias: Record<string, number>,
+  turn: string,
+  copyBias: number,
+  constraint: TextConstraint,
+): Promise<string> {
+  const runtime = new HashRuntime(words.size);
+  for (const [text, logit] of Object.entries(bias)) runtime.bias.set(words.id(text), logit);
+  const [value] = await decodeTurn(words, runtime, turn, { copyBias, maxTokens: 1 }, [
+    { name: "arg1", constraint },
+  ]);
+  return value!;
+}
+
 /** The function and direction a fake model picks for `turn`, which prefers `wait` and `down` by 1.5. */
 async function decide(turn: string, copyBias: number): Promise<string[]> {
   const runtime = new HashRuntime(vocab.size);
@@ -106,16 +122,9 @@ describe("the function head's nudge towards tools the order names", () => {
 describe("an arg head's nudge towards the value the order gives its parameter by name", () => {
   const numbers = new ListVocab([...MARKERS, ..."abcdefghijklmnopqrstuvwxyz ()[]:\n", "116", "6878"]);
 
-  async function x(turn: string, copyBias: number): Promise<string> {
-    const runtime = new HashRuntime(numbers.size);
-    runtime.bias.set(numbers.id("6878"), 12);
-    runtime.bias.set(numbers.id("116"), 10);
-    const constraint = { ...kinded("number", ["116", "6878"]), parameters: ["x"] };
-    const [value] = await decodeTurn(numbers, runtime, turn, { copyBias, maxTokens: 1 }, [
-      { name: "arg1", constraint },
-    ]);
-    return value!;
-  }
+  const constraint = { ...kinded("number", ["116", "6878"]), parameters: ["x"] };
+  const x = (turn: string, copyBias: number) =>
+    decodeArg(numbers, { "6878": 12, "116": 10 }, turn, copyBias, constraint);
 
   test("the number said after the parameter's name wins over one the model prefers by less", async () => {
     expect(await x("state: ok\n\ngo with amount of 6878 and x 116", 3)).toBe("116");
@@ -147,16 +156,8 @@ describe("values the order gives another parameter, and values another head hold
   };
 
   /** x's value for `turn` from a fake model that prefers 5412 to 116 by 2 (and to `<|null|>` by `overNull`). */
-  async function xOf(turn: string, copyBias: number, allowsNull = false, overNull = 20): Promise<string> {
-    const runtime = new HashRuntime(numbers.size);
-    runtime.bias.set(numbers.id("5412"), 12);
-    runtime.bias.set(numbers.id("116"), 10);
-    runtime.bias.set(numbers.id("<|null|>"), 12 - overNull);
-    const [value] = await decodeTurn(numbers, runtime, turn, { copyBias, maxTokens: 1 }, [
-      { name: "arg1", constraint: x(allowsNull) },
-    ]);
-    return value!;
-  }
+  const xOf = (turn: string, copyBias: number, allowsNull = false, overNull = 20) =>
+    decodeArg(numbers, { "5412": 12, "116": 10, "<|null|>": 12 - overNull }, turn, copyBias, x(allowsNull));
 
   test("an arg head leans away from the number the order gives another parameter by name", async () => {
     expect(await xOf("send amount=5412", 3)).toBe("116");
@@ -197,20 +198,13 @@ describe("a time or date the order says, in the form the parameter asks for", ()
     "23:00",
   ]);
 
-  async function time(turn: string, copyBias: number): Promise<string> {
-    const runtime = new HashRuntime(clock.size);
-    runtime.bias.set(clock.id("11:00"), 12);
-    runtime.bias.set(clock.id("23:00"), 10);
-    const constraint: TextConstraint = {
-      ...freeTextConstraint(false),
-      parameters: ["time"],
-      format: { kind: "time", dayWords: false },
-    };
-    const [value] = await decodeTurn(clock, runtime, turn, { copyBias, maxTokens: 1 }, [
-      { name: "arg1", constraint },
-    ]);
-    return value!;
-  }
+  const constraint: TextConstraint = {
+    ...freeTextConstraint(false),
+    parameters: ["time"],
+    format: { kind: "time", dayWords: false },
+  };
+  const time = (turn: string, copyBias: number) =>
+    decodeArg(clock, { "11:00": 12, "23:00": 10 }, turn, copyBias, constraint);
 
   test("'11 pm' leans an HH:MM parameter to 23:00", async () => {
     expect(await time("set an alarm for 11 pm", 3)).toBe("23:00");
@@ -223,16 +217,8 @@ describe("copy nudge of free-text arguments", () => {
   const names = new ListVocab([...MARKERS, ..."abcdefghijklmnopqrstuvwxyz ()[]:\n", "Anri", "Siege", "Ines"]);
 
   /** The unit a fake model that prefers Anri by `lead` names for `turn`. */
-  async function unit(turn: string, copyBias: number, lead = 1): Promise<string> {
-    const runtime = new HashRuntime(names.size);
-    runtime.bias.set(names.id("Anri"), 10 + lead);
-    runtime.bias.set(names.id("Siege"), 10);
-    runtime.bias.set(names.id("Ines"), 10);
-    const [name] = await decodeTurn(names, runtime, turn, { copyBias, maxTokens: 1 }, [
-      { name: "arg1", constraint: freeTextConstraint(false) },
-    ]);
-    return name!;
-  }
+  const unit = (turn: string, copyBias: number, lead = 1) =>
+    decodeArg(names, { Anri: 10 + lead, Siege: 10, Ines: 10 }, turn, copyBias, freeTextConstraint(false));
 
   test("the command's words weigh half as much again as the rest of the turn's", async () => {
     // both names are in the roster (+3 each); the order names Siege (+1.5 more)
