@@ -5,7 +5,8 @@
  *
  *   bun tools/train/eval-tiny.ts [--model DIR] [--requests FILE] [--scenarios DIR]
  *                                [--quant none|int8|int4] [--quant-compute auto|exact|fast]
- *                                [--fresh DIR] [--fresh2 DIR] [--per-cell N] [--min-exact 0.9]
+ *                                [--fresh DIR] [--fresh2 DIR] [--fresh3 DIR] [--per-cell N]
+ *                                [--min-exact 0.9]
  *                                [--json FILE]
  *                                [--families FILE] [--failures FILE] [--no-episodes]
  *                                [--copy-bias N]
@@ -21,6 +22,9 @@
  * scenario, EN and ZH), written by a helper who read the scenario files, the clients' environment
  * code and the first set's format only, never the generator: the stricter of the two, its own
  * table (`fresh2` in the JSON).
+ * `--fresh3` (default tools/train/fresh-phrasings-3): a third set (112 requests), written like the
+ * second by a helper who never saw the generator, after the generator's last change; no failure of
+ * it is read while the generator or decoder changes, so it stays the untouched judge (`fresh3`).
  *
  * `--families` (default out/families-requests.jsonl): requests wrapped in whole phrasing families the
  * generator never emits for training (`data/frames.ts` HELDOUT_FRAMES), reported in their own table;
@@ -259,6 +263,7 @@ async function main(): Promise<void> {
     "quant-compute",
     "fresh",
     "fresh2",
+    "fresh3",
     "per-cell",
     "min-exact",
     "json",
@@ -289,10 +294,13 @@ async function main(): Promise<void> {
     v2: await createRealtimeCaller(model, { format: "v2", copyBias }),
   };
   const examples = await runCases(callers, scenarioExamples(scenarios));
-  const freshDir = option("fresh") ?? join(import.meta.dir, "fresh-phrasings");
-  const fresh = existsSync(freshDir) ? await runCases(callers, scenarioExamples(freshDir, scenarios)) : [];
-  const fresh2Dir = option("fresh2") ?? join(import.meta.dir, "fresh-phrasings-2");
-  const fresh2 = existsSync(fresh2Dir) ? await runCases(callers, scenarioExamples(fresh2Dir, scenarios)) : [];
+  const freshSet = async (key: string, folder: string) => {
+    const dir = option(key) ?? join(import.meta.dir, folder);
+    return existsSync(dir) ? await runCases(callers, scenarioExamples(dir, scenarios)) : [];
+  };
+  const fresh = await freshSet("fresh", "fresh-phrasings");
+  const fresh2 = await freshSet("fresh2", "fresh-phrasings-2");
+  const fresh3 = await freshSet("fresh3", "fresh-phrasings-3");
   const held = await runCases(callers, heldout);
   const families = await runCases(callers, familyCases);
   const copy = held.filter((r) => r.c.copy);
@@ -322,8 +330,12 @@ async function main(): Promise<void> {
     console.log(
       `\n${markdown("fresh phrasings 2 (hand-written apart from the generator)", tabulate(fresh2))}`,
     );
+  if (fresh3.length > 0)
+    console.log(
+      `\n${markdown("fresh phrasings 3 (hand-written apart from the generator, never read)", tabulate(fresh3))}`,
+    );
   if (episodes.length > 0) console.log(`\n${episodesMarkdown(episodes)}`);
-  const sets = { examples, fresh, fresh2, heldout: held, families };
+  const sets = { examples, fresh, fresh2, fresh3, heldout: held, families };
   const misses = Object.entries(sets).flatMap(([set, rows]) =>
     rows.filter((r) => !r.v.exact).map((r) => ({ ...r, set })),
   );
@@ -334,7 +346,7 @@ async function main(): Promise<void> {
     console.log(`  want ${JSON.stringify(r.c.expected)} got ${JSON.stringify(r.got)}`);
   }
   console.log(
-    `\n${held.length + examples.length + fresh.length + fresh2.length + families.length} calls in ${seconds.toFixed(1)} s`,
+    `\n${held.length + examples.length + fresh.length + fresh2.length + fresh3.length + families.length} calls in ${seconds.toFixed(1)} s`,
   );
   const json = option("json");
   if (json) {
@@ -345,6 +357,7 @@ async function main(): Promise<void> {
       examples: tabulate(examples),
       fresh: tabulate(fresh),
       fresh2: tabulate(fresh2),
+      fresh3: tabulate(fresh3),
       episodes,
     };
     writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);

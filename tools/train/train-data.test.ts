@@ -50,7 +50,7 @@ describe("scenarios", () => {
     for (const g of train) for (const ex of g.items) expect(refs.has(ex.query.toLowerCase())).toBe(false);
   });
 
-  test.each(["fresh-phrasings", "fresh-phrasings-2"])(
+  test.each(["fresh-phrasings", "fresh-phrasings-2", "fresh-phrasings-3"])(
     "the hand-written %s name real tools, parameters and enum values, and are never generated",
     (folder) => {
       const dir = join(import.meta.dir, folder);

@@ -48,11 +48,67 @@ export function coinedWord(r: Prng, syllables = r.int(1, 3)): string {
   return s;
 }
 
-/** A made-up proper name, capitalised (`Vaelix`), sometimes with a digit tag (`Kora7`). */
+const capitalised = (w: string) => w[0]!.toUpperCase() + w.slice(1);
+
+/**
+ * A made-up proper name in the shapes players give units and callsigns: mostly capitalised
+ * (`Vaelix`), else with a digit tag (`Kora7`), a hyphenated tag (`Nyx-7`, `Vael-Tor`), two
+ * capitalised parts run together (`BrisKethel`) or an apostrophe (`D'vora`). The rarer shapes
+ * matter because their pieces tokenize unlike a plain word, and a name must be copied whole.
+ */
 export function coinedName(r: Prng): string {
-  const w = coinedWord(r, r.int(2, 3));
-  const name = w[0]!.toUpperCase() + w.slice(1);
-  return r.chance(0.1) ? `${name}${r.int(1, 99)}` : name;
+  const name = capitalised(coinedWord(r, r.int(2, 3)));
+  const shape = r.next();
+  if (shape < 0.7) return name;
+  if (shape < 0.78) return `${name}${r.int(1, 99)}`;
+  const short = capitalised(coinedWord(r, 1));
+  if (shape < 0.88) return `${short}-${r.int(1, 99)}`;
+  if (shape < 0.93) return `${short}-${capitalised(coinedWord(r, 1))}`;
+  if (shape < 0.97) return `${short}${capitalised(coinedWord(r, r.int(1, 2)))}`;
+  return `${short[0]}'${coinedWord(r, 2)}`;
+}
+
+/** Vowels and consonant spellings that sound alike, for misheard names (`Nyx` -> `nix`). */
+const SOUND_ALIKE: readonly (readonly [RegExp, string])[] = [
+  [/y/i, "i"],
+  [/i/i, "y"],
+  [/ph/i, "f"],
+  [/c/i, "k"],
+  [/k/i, "c"],
+  [/x/i, "ks"],
+  [/ae/i, "ay"],
+  [/ei/i, "ay"],
+  [/ou/i, "ow"],
+  [/th/i, "t"],
+];
+
+/**
+ * A name as a speech recogniser or a hurried typist renders it, which the model must still
+ * resolve to the environment's spelling: lower-cased, a letter dropped, doubled or swapped, a
+ * sound-alike spelling, split into two words (`bramble wick`), or a tag's hyphen spoken as a
+ * pause (`nyx 7`, `Nyx7`). Names without Latin letters come back unchanged.
+ */
+export function mishearName(r: Prng, name: string): string {
+  if (!/^[A-Za-z][A-Za-z'-]*[0-9]*$/.test(name)) return name;
+  const lower = r.chance(0.5);
+  const cased = (s: string) => (lower ? s.toLowerCase() : s);
+  const tag = /^(.+?)-?([0-9]+)$/.exec(name);
+  if (tag && r.chance(0.6)) return cased(`${tag[1]}${r.pick([" ", "", " ", "-"])}${tag[2]}`);
+  if (name.includes("-") && r.chance(0.6)) return cased(name.replace("-", r.pick([" ", ""])));
+  const op = r.int(0, 5);
+  if (op === 0) return name.toLowerCase();
+  const i = r.int(1, Math.max(1, name.length - 2));
+  if (op === 1) return cased(name.slice(0, i) + name.slice(i + 1));
+  if (op === 2) return cased(name.slice(0, i) + name[i] + name.slice(i));
+  if (op === 3) return cased(name.slice(0, i) + (name[i + 1] ?? "") + name[i] + name.slice(i + 2));
+  if (op === 4 && name.length >= 6 && /^[A-Za-z]+$/.test(name)) {
+    const at = r.int(3, name.length - 3);
+    return cased(`${name.slice(0, at)} ${name.slice(at)}`);
+  }
+  const sounds = SOUND_ALIKE.filter(([from]) => from.test(name.slice(1)));
+  if (sounds.length === 0) return name.toLowerCase();
+  const [from, to] = r.pick(sounds);
+  return cased(name[0] + name.slice(1).replace(from, to));
 }
 
 // Common characters that read as names or object words; any two or three of them make a name

@@ -68,6 +68,11 @@ def ts_section(ts_eval: dict | None) -> str:
             "by a writer who never read it)",
             "fresh2",
         ),
+        (
+            "Fresh phrasings 3 (`tools/train/fresh-phrasings-3/`: written like the second, after the generator's "
+            "last change; its failures are never read, so it stays the untouched judge)",
+            "fresh3",
+        ),
     ]
     parts = [
         format_ts_table(title, ts_eval[key])

@@ -1,5 +1,5 @@
 import { formatCallForHistory } from "../../../../packages/core/src/index";
-import { coinedName, coinedZh } from "../coined";
+import { coinedName, coinedZh, mishearName } from "../coined";
 import type { Phrasing } from "../phrasing";
 import type { TargetCall } from "../types";
 import { type Draw, placeEnvironment } from "./draw";
@@ -173,16 +173,9 @@ function randomName(ph: Phrasing, zh: boolean): string {
   return s[0]!.toUpperCase() + s.slice(1);
 }
 
-/** ASR-style misspelling of a name the model must still resolve to the environment's spelling. */
+/** A name as said in an order: a third of the time misheard (`mishearName`). */
 function misheard(ph: Phrasing, name: string): string {
-  const r = ph.rng;
-  if (!/^[A-Za-z]+$/.test(name) || !r.chance(0.3)) return name;
-  const op = r.int(0, 3);
-  if (op === 0) return name.toLowerCase();
-  const i = r.int(1, Math.max(1, name.length - 2));
-  if (op === 1) return name.slice(0, i) + name.slice(i + 1);
-  if (op === 2) return name.slice(0, i) + name[i] + name.slice(i);
-  return name.slice(0, i) + (name[i + 1] ?? "") + name[i] + name.slice(i + 2);
+  return ph.rng.chance(0.3) ? mishearName(ph.rng, name) : name;
 }
 
 /** Voice orders to deployed operators: move, use_skill, retreat, set_stance, retreat_all, pass. */
