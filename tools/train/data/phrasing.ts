@@ -6,6 +6,7 @@ import {
   TRAIN_FRAMES,
 } from "./frames";
 import type { Prng } from "./prng";
+import { swapSynonyms } from "./synonyms";
 import type { Lang, Split } from "./types";
 
 /**
@@ -33,7 +34,8 @@ export class Phrasing {
   }
 
   /**
-   * Builds a query: fills `loose` slots (which noise may alter: verbs, synonyms, names the
+   * Builds a query: on a quarter of English training items swaps command words for WordNet
+   * synonyms (`synonyms.ts`), fills `loose` slots (which noise may alter: verbs, synonyms, names the
    * model must match loosely), adds politeness, applies noise, then fills `exact` slots
    * (numbers, quoted speech) which are copied verbatim into the target.
    */
@@ -43,7 +45,12 @@ export class Phrasing {
     exact: Record<string, string> = {},
     noise = 1,
   ): string {
-    let text = fillSlots(template, loose);
+    // training items only, so the held-out and family requests stay what they were
+    const worded =
+      this.lang === "en" && this.split === "train" && this.rng.chance(0.25)
+        ? swapSynonyms(template, this.rng)
+        : template;
+    let text = fillSlots(worded, loose);
     text = this.polite(text);
     if (this.rng.chance(0.35 * noise)) text = this.noisy(text);
     return fillSlots(text, exact);
