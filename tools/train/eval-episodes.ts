@@ -26,7 +26,16 @@ export interface EpisodeReport {
   firstFailedStep: number | null;
   /** `step: command -> call` for every step whose expectation failed. */
   misses: string[];
+  /**
+   * `step: command -> call` for every step, so an episode whose steps all held but whose end
+   * state did not (a call that did more than its step checks, e.g. `retreat_all` for one
+   * operator's retreat) can be read.
+   */
+  calls: string[];
 }
+
+const stepLine = (s: EpisodeResult<unknown>["steps"][number]) =>
+  `${s.index} ${JSON.stringify(s.command)} -> ${s.call ?? s.outcome}`;
 
 function report(result: EpisodeResult<unknown>, format: "v1" | "v2"): EpisodeReport {
   const missed = result.steps.filter((s) => !s.expectationMet);
@@ -37,7 +46,8 @@ function report(result: EpisodeResult<unknown>, format: "v1" | "v2"): EpisodeRep
     stepsMet: result.steps.length - missed.length,
     steps: result.steps.length,
     firstFailedStep: result.failedStep,
-    misses: missed.map((s) => `${s.index} ${JSON.stringify(s.command)} -> ${s.call ?? s.outcome}`),
+    misses: missed.map(stepLine),
+    calls: result.steps.map(stepLine),
   };
 }
 
