@@ -23,8 +23,8 @@
  * code and the first set's format only, never the generator: the stricter of the two, its own
  * table (`fresh2` in the JSON).
  * `--fresh3` (default tools/train/fresh-phrasings-3): a third set (112 requests), written like the
- * second by a helper who never saw the generator, after the generator's last change; no failure of
- * it is read while the generator or decoder changes, so it stays the untouched judge (`fresh3`).
+ * second by another helper who never saw the generator; no failure of it is read by whoever changes
+ * the generator or the decoder, only its totals, so it stays the untouched judge (`fresh3`).
  *
  * `--families` (default out/families-requests.jsonl): requests wrapped in whole phrasing families the
  * generator never emits for training (`data/frames.ts` HELDOUT_FRAMES), reported in their own table;

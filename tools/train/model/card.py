@@ -69,8 +69,8 @@ def ts_section(ts_eval: dict | None) -> str:
             "fresh2",
         ),
         (
-            "Fresh phrasings 3 (`tools/train/fresh-phrasings-3/`: written like the second, after the generator's "
-            "last change; its failures are never read, so it stays the untouched judge)",
+            "Fresh phrasings 3 (`tools/train/fresh-phrasings-3/`: written like the second, by another writer who never "
+            "read the generator; its failures are never read, so it stays the untouched judge)",
             "fresh3",
         ),
     ]
