@@ -45,7 +45,7 @@ export class Phrasing {
     exact: Record<string, string> = {},
     noise = 1,
   ): string {
-    // training items only, so the held-out and family requests stay what they were
+    // training items only: held-out and family requests never get a swap
     const worded =
       this.lang === "en" && this.split === "train" && this.rng.chance(0.25)
         ? swapSynonyms(template, this.rng)

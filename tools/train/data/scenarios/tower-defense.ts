@@ -173,7 +173,7 @@ function randomName(ph: Phrasing, zh: boolean): string {
   return s[0]!.toUpperCase() + s.slice(1);
 }
 
-/** A name as said in an order: a third of the time misheard (`mishearName`). */
+/** A name as said in an order: three times in ten misheard (`mishearName`). */
 function misheard(ph: Phrasing, name: string): string {
   return ph.rng.chance(0.3) ? mishearName(ph.rng, name) : name;
 }
