@@ -294,13 +294,17 @@ async function main(): Promise<void> {
     v2: await createRealtimeCaller(model, { format: "v2", copyBias }),
   };
   const examples = await runCases(callers, scenarioExamples(scenarios));
-  const freshSet = async (key: string, folder: string) => {
+  // the hand-written sets: option, default folder, table title; `fresh`, `fresh2`, `fresh3` in the JSON
+  const freshSets = [
+    ["fresh", "fresh-phrasings", "fresh phrasings (hand-written, never trained on)"],
+    ["fresh2", "fresh-phrasings-2", "fresh phrasings 2 (hand-written apart from the generator)"],
+    ["fresh3", "fresh-phrasings-3", "fresh phrasings 3 (hand-written apart from the generator, never read)"],
+  ] as const;
+  const fresh: Record<string, Awaited<ReturnType<typeof runCases>>> = {};
+  for (const [key, folder] of freshSets) {
     const dir = option(key) ?? join(import.meta.dir, folder);
-    return existsSync(dir) ? await runCases(callers, scenarioExamples(dir, scenarios)) : [];
-  };
-  const fresh = await freshSet("fresh", "fresh-phrasings");
-  const fresh2 = await freshSet("fresh2", "fresh-phrasings-2");
-  const fresh3 = await freshSet("fresh3", "fresh-phrasings-3");
+    fresh[key] = existsSync(dir) ? await runCases(callers, scenarioExamples(dir, scenarios)) : [];
+  }
   const held = await runCases(callers, heldout);
   const families = await runCases(callers, familyCases);
   const copy = held.filter((r) => r.c.copy);
@@ -324,18 +328,10 @@ async function main(): Promise<void> {
     console.log(
       `\n${markdown("copy set (held-out targets holding a string no training target holds)", tabulate(copy))}`,
     );
-  if (fresh.length > 0)
-    console.log(`\n${markdown("fresh phrasings (hand-written, never trained on)", tabulate(fresh))}`);
-  if (fresh2.length > 0)
-    console.log(
-      `\n${markdown("fresh phrasings 2 (hand-written apart from the generator)", tabulate(fresh2))}`,
-    );
-  if (fresh3.length > 0)
-    console.log(
-      `\n${markdown("fresh phrasings 3 (hand-written apart from the generator, never read)", tabulate(fresh3))}`,
-    );
+  for (const [key, , title] of freshSets)
+    if (fresh[key]!.length > 0) console.log(`\n${markdown(title, tabulate(fresh[key]!))}`);
   if (episodes.length > 0) console.log(`\n${episodesMarkdown(episodes)}`);
-  const sets = { examples, fresh, fresh2, fresh3, heldout: held, families };
+  const sets = { examples, ...fresh, heldout: held, families };
   const misses = Object.entries(sets).flatMap(([set, rows]) =>
     rows.filter((r) => !r.v.exact).map((r) => ({ ...r, set })),
   );
@@ -346,7 +342,7 @@ async function main(): Promise<void> {
     console.log(`  want ${JSON.stringify(r.c.expected)} got ${JSON.stringify(r.got)}`);
   }
   console.log(
-    `\n${held.length + examples.length + fresh.length + fresh2.length + fresh3.length + families.length} calls in ${seconds.toFixed(1)} s`,
+    `\n${Object.values(sets).reduce((n, rows) => n + rows.length, 0)} calls in ${seconds.toFixed(1)} s`,
   );
   const json = option("json");
   if (json) {
@@ -355,9 +351,7 @@ async function main(): Promise<void> {
       families: tabulate(families),
       copy: tabulate(copy),
       examples: tabulate(examples),
-      fresh: tabulate(fresh),
-      fresh2: tabulate(fresh2),
-      fresh3: tabulate(fresh3),
+      ...Object.fromEntries(freshSets.map(([key]) => [key, tabulate(fresh[key]!)])),
       episodes,
     };
     writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);

@@ -45,7 +45,6 @@ const ARCHAIC = new Set([
   "cipher",
   "cypher",
   "reckon",
-  "circumvolve",
   "festinate",
   "look sharp",
   "pose",
@@ -57,8 +56,6 @@ const ARCHAIC = new Set([
   // orders of their own in the scenarios: "move back" reads as move, "hold back" as the hold stance
   "move back",
   "hold back",
-  "pip",
-  "hit",
   "go around",
   "bound",
   "spring",
@@ -79,20 +76,21 @@ const NOUN_BEFORE = new Set([
   "this",
 ]);
 
-const DICT = wordnet.path;
-const cache = new Map<string, Buffer>();
-const file = (name: string) => {
-  let bytes = cache.get(name);
-  if (!bytes) {
-    bytes = readFileSync(join(DICT, name));
-    cache.set(name, bytes);
+/** `index.<pos>` as text and `data.<pos>` as bytes (read at synset offsets), each read once. */
+const indexTexts = new Map<string, string>();
+const dataFiles = new Map<string, Buffer>();
+const readOnce = <T>(cache: Map<string, T>, name: string, read: (path: string) => T): T => {
+  let value = cache.get(name);
+  if (value === undefined) {
+    value = read(join(wordnet.path, name));
+    cache.set(name, value);
   }
-  return bytes;
+  return value;
 };
 
 /** The synset offsets of `lemma` in WordNet's index, most frequent sense first. */
 function senseOffsets(lemma: string, pos: SenseChoice["pos"]): string[] {
-  const index = file(`index.${pos}`).toString("latin1");
+  const index = readOnce(indexTexts, `index.${pos}`, (path) => readFileSync(path, "latin1"));
   const at = index.indexOf(`\n${lemma} `);
   if (at < 0) throw new Error(`WordNet has no ${pos} "${lemma}"`);
   const fields = index.slice(at + 1, index.indexOf("\n", at + 1)).split(" ");
@@ -103,7 +101,7 @@ function senseOffsets(lemma: string, pos: SenseChoice["pos"]): string[] {
 
 /** The lemmas of the synset at byte `offset` of `data.<pos>`, underscores as spaces. */
 function synsetWords(offset: string, pos: SenseChoice["pos"]): string[] {
-  const data = file(`data.${pos}`);
+  const data = readOnce(dataFiles, `data.${pos}`, (path) => readFileSync(path));
   const start = Number(offset);
   const line = data.subarray(start, data.indexOf(10, start)).toString("latin1").split(" ");
   const count = Number.parseInt(line[3]!, 16);
@@ -147,7 +145,7 @@ export function swapSynonyms(template: string, r: Prng, p = 0.5): string {
     previous = word.toLowerCase();
     // after a determiner the word is a noun ("a full retreat", "the jump"): leave it
     if (word.startsWith("{") || NOUN_BEFORE.has(before)) return word;
-    const options = synonyms.get(word.toLowerCase());
+    const options = synonyms.get(previous);
     if (!options || options.length === 0 || !r.chance(p)) return word;
     const pick = r.pick(options);
     return /^[A-Z]/.test(word) ? pick[0]!.toUpperCase() + pick.slice(1) : pick;
